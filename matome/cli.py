@@ -1,0 +1,122 @@
+"""The ``matome`` command: Hugo's flags, Hugo's closing summary, ``path:line:col`` errors."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import __version__
+from .build import BuildReport, build
+from .config import Flags
+from .errors import BuildFailed, SourceError
+
+
+def _add_site_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-s", "--source", default=".", help="the site's folder (default: .)")
+    parser.add_argument("-d", "--destination", help="where to write the site (default: public)")
+    parser.add_argument("-D", "--buildDrafts", action="store_true", help="include drafts")
+    parser.add_argument("-F", "--buildFuture", action="store_true", help="include future pages")
+    parser.add_argument("-E", "--buildExpired", action="store_true", help="include expired pages")
+    parser.add_argument("-b", "--baseURL", help="the site's root URL, e.g. https://example.org/")
+    parser.add_argument(
+        "-e", "--environment", help="config/<environment>/ to apply (default: production)"
+    )
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="matome", description="Build matome blogs: Hugo content, Jinja templates."
+    )
+    parser.add_argument("--version", action="version", version=f"matome {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    build_cmd = commands.add_parser("build", help="build the site into public/")
+    _add_site_flags(build_cmd)
+    build_cmd.add_argument("--minify", action="store_true", help="minify HTML and XML")
+    build_cmd.add_argument(
+        "--cleanDestinationDir", action="store_true", help="remove files the build did not write"
+    )
+    build_cmd.add_argument("--quiet", action="store_true", help="print only errors")
+    build_cmd.add_argument("--verbose", "-v", action="store_true", help="print warnings in full")
+    build_cmd.add_argument(
+        "--jobs", "-j", type=int, help="worker processes (default: one per core)"
+    )
+    return parser
+
+
+def flags_from(args: argparse.Namespace) -> Flags:
+    environment = args.environment or os.environ.get("HUGO_ENVIRONMENT") or "production"
+    return Flags(
+        environment=environment,
+        base_url=args.baseURL,
+        build_drafts=args.buildDrafts,
+        build_future=args.buildFuture,
+        build_expired=args.buildExpired,
+        minify=getattr(args, "minify", False),
+        destination=args.destination,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    if args.command == "build":
+        return run_build(args)
+    make_parser().print_help()
+    return 2
+
+
+def run_build(args: argparse.Namespace) -> int:
+    source = Path(args.source)
+    try:
+        report = build(source, flags_from(args), jobs=args.jobs, clean=args.cleanDestinationDir)
+    except BuildFailed as failed:
+        for err in failed.errors:
+            print(f"{err.path}:{err.line}:{err.col}: error: {err.message}", file=sys.stderr)
+        print(
+            f"Error: {len(failed.errors)} error(s); nothing was published, the previous site is unchanged.",
+            file=sys.stderr,
+        )
+        return 1
+    except SourceError as err:
+        print(f"{err}", file=sys.stderr)
+        print("Error: nothing was published, the previous site is unchanged.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            "Interrupted: nothing was published, the previous site is unchanged.", file=sys.stderr
+        )
+        return 130
+    if not args.quiet:
+        print_warnings(report, args.verbose)
+        print_summary(report)
+    return 0
+
+
+def print_warnings(report: BuildReport, verbose: bool) -> None:
+    shown = report.warnings if verbose else report.warnings[:20]
+    for warning in shown:
+        print(
+            f"{warning.path}:{warning.line}:{warning.col}: warning: {warning.message}",
+            file=sys.stderr,
+        )
+    if len(report.warnings) > len(shown):
+        print(
+            f"... and {len(report.warnings) - len(shown)} more warnings (--verbose shows all)",
+            file=sys.stderr,
+        )
+
+
+def print_summary(report: BuildReport) -> None:
+    rows = [
+        ("Pages", report.pages),
+        ("Paginator pages", report.paginator_pages),
+        ("Non-page files", report.non_page_files),
+        ("Static files", report.static_files),
+        ("Aliases", report.aliases),
+        ("Unchanged files", report.unchanged),
+        ("Cleaned", report.cleaned),
+    ]
+    for name, value in rows:
+        print(f" {name:<17}│ {value:>6}")
+    print(f"Total in {report.seconds * 1000:.0f} ms → {report.destination}")

@@ -1,0 +1,251 @@
+"""The page model, in Hugo's vocabulary: kind, section, bundle, resource, term.
+
+A ``Page`` is made by the loader (from a file) or by the site graph (sections
+without ``_index.md``, taxonomies, terms). Rendered content is attached later
+by the build; templates read pages through the attributes and methods here,
+named as DESIGN.md's template API says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+ZERO_DATE = datetime(1, 1, 1, tzinfo=UTC)
+
+
+@dataclass
+class Resource:
+    """A file of a page bundle, copied next to the page's output."""
+
+    name: str  # path relative to the bundle, e.g. "images/a.png"
+    source: Path
+    rel_permalink: str
+    permalink: str
+    out_path: str
+
+    @property
+    def media_type(self) -> str:
+        import mimetypes
+
+        return mimetypes.guess_type(self.name)[0] or "application/octet-stream"
+
+    @property
+    def resource_type(self) -> str:
+        return self.media_type.split("/")[0]
+
+
+@dataclass
+class FileInfo:
+    """``page.file``: where the page came from, relative to ``content/``."""
+
+    path: str  # posts/2025_11/x/index.md
+    dir: str  # posts/2025_11/x/
+    base_name: str  # index
+    content_base_name: str  # x for a bundle, else the file's base name
+    filename: str  # absolute path on disk
+
+    @property
+    def logical_name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
+@dataclass
+class Term:
+    """One term of a taxonomy as templates see it from a page."""
+
+    name: str
+    url: str
+    count: int
+    page: Page
+
+    @property
+    def permalink(self) -> str:
+        return self.page.permalink
+
+    @property
+    def rel_permalink(self) -> str:
+        return self.page.rel_permalink
+
+    @property
+    def title(self) -> str:
+        return self.page.title
+
+    @property
+    def pages(self) -> list[Page]:
+        return self.page.pages
+
+
+@dataclass(eq=False)
+class Page:
+    kind: str  # page, section, home, taxonomy, term
+    title: str
+    params: dict
+    rel_permalink: str  # escaped URL path, "/posts/x/"
+    out_path: str  # unescaped file path in the destination, "posts/x/index.html"
+    permalink: str = ""
+    section: str = ""
+    type: str = ""
+    layout: str = ""
+    date: datetime = ZERO_DATE
+    lastmod: datetime = ZERO_DATE
+    publish_date: datetime = ZERO_DATE
+    expiry_date: datetime = ZERO_DATE
+    draft: bool = False
+    weight: int = 0
+    slug: str = ""
+    link_title: str = ""
+    description: str = ""
+    aliases: list[str] = field(default_factory=list)
+    file: FileInfo | None = None
+    body: str = ""
+    body_line: int = 1
+    front_matter_format: str = ""
+    resources: list[Resource] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    # Filled in by the site graph.
+    parent: Page | None = None
+    pages: list[Page] = field(default_factory=list)
+    regular_pages: list[Page] = field(default_factory=list)
+    sections: list[Page] = field(default_factory=list)
+    taxonomy: str = ""  # plural name, for taxonomy and term pages
+    term: str = ""  # display name, for term pages
+    term_key: str = ""  # urlized term
+    page_terms: dict[str, list[Term]] = field(default_factory=dict)
+    prev: Page | None = None  # the next older page (Hugo's .Prev)
+    next: Page | None = None
+    prev_in_section: Page | None = None
+    next_in_section: Page | None = None
+    # Filled in by rendering.
+    content_html: str = ""
+    summary_html: str = ""
+    truncated: bool = False
+    plain: str = ""
+    word_count: int = 0
+    fuzzy_word_count: int = 0
+    reading_time: int = 0
+    toc: str = ""
+    paginator: Any = None
+    index: int = -1  # position in Site.pages; how workers name a page
+    url_override: str = ""  # front matter `url`
+    resource_names: list[str] = field(default_factory=list)  # bundle files, set by the loader
+    site_params: dict = field(default_factory=dict)
+    site: Any = None  # the Site this page belongs to, set by the site graph
+
+    @property
+    def related(self) -> list[Page]:
+        """Pages that share the most ``[related]`` terms with this one."""
+        return self.site.related(self) if self.site is not None else []
+
+    # --- what templates read -------------------------------------------------
+    @property
+    def content(self) -> Markup:
+        return Markup(self.content_html)
+
+    @property
+    def summary(self) -> Markup:
+        return Markup(self.summary_html)
+
+    @property
+    def is_page(self) -> bool:
+        return self.kind == "page"
+
+    @property
+    def is_section(self) -> bool:
+        return self.kind == "section"
+
+    @property
+    def is_home(self) -> bool:
+        return self.kind == "home"
+
+    @property
+    def is_node(self) -> bool:
+        return self.kind != "page"
+
+    @property
+    def bundle_type(self) -> str:
+        if self.file is None:
+            return ""
+        if self.file.base_name == "index":
+            return "leaf"
+        if self.file.base_name == "_index":
+            return "branch"
+        return ""
+
+    @property
+    def first_section(self) -> Page | None:
+        page = self
+        while page.parent is not None and page.parent.kind != "home":
+            page = page.parent
+        return page if page.kind == "section" else None
+
+    @property
+    def current_section(self) -> Page | None:
+        return self if self.kind in ("section", "home") else self.parent
+
+    @property
+    def name(self) -> str:
+        return self.link_title or self.title
+
+    @property
+    def lastmod_or_date(self) -> datetime:
+        return self.lastmod if self.lastmod != ZERO_DATE else self.date
+
+    @property
+    def has_date(self) -> bool:
+        return self.date != ZERO_DATE
+
+    def terms(self, taxonomy: str) -> list[Term]:
+        """The terms this page has in ``taxonomy`` (plural name), in front matter order."""
+        return self.page_terms.get(taxonomy, [])
+
+    def get_terms(self, taxonomy: str) -> list[Term]:
+        return self.terms(taxonomy)
+
+    def param(self, key: str, default: Any = None) -> Any:
+        """Hugo's ``.Param``: the page's value, else the site's (set by the site graph)."""
+        value = _lookup(self.params, key)
+        if value is None:
+            value = _lookup(self.site_params, key)
+        return default if value is None else value
+
+    def resource(self, pattern: str) -> Resource | None:
+        """Hugo's ``.Resources.GetMatch``: the first bundle file matching a glob."""
+        from fnmatch import fnmatch
+
+        for res in self.resources:
+            if fnmatch(res.name.lower(), pattern.lower()):
+                return res
+        return None
+
+    def resources_by_type(self, kind: str) -> list[Resource]:
+        return [r for r in self.resources if r.resource_type == kind]
+
+    def __repr__(self) -> str:
+        return f"<Page {self.kind} {self.rel_permalink}>"
+
+
+def _lookup(tree: dict, dotted: str) -> Any:
+    node: Any = tree
+    for part in dotted.split("."):
+        if not isinstance(node, dict):
+            return None
+        found = None
+        for key, value in node.items():
+            if str(key).lower() == part.lower():
+                found = value
+                break
+        node = found
+        if node is None:
+            return None
+    return node
+
+
+def reading_time(word_count: int, cjk: bool) -> int:
+    """Hugo's ReadingTime: 213 words a minute, 501 for CJK text, rounded up."""
+    rate = 501 if cjk else 213
+    return (word_count + rate - 1) // rate

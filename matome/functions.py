@@ -1,0 +1,114 @@
+"""Hugo's template functions that need the site: markdownify, ref, abs_url, partial, ...
+
+Installed into the Jinja environment once the site graph exists. Names are
+Hugo's in snake_case, as filters and as globals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+from markupsafe import Markup
+
+from .content.page import Page
+from .content.urls import urlize
+from .markup.expand import ShortcodeProblem
+from .markup.markdown import MarkdownRenderer
+from .markup.sanitize import clean_html, css_color, escape_unknown_tags
+from .site import Site
+
+
+def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
+    base = site.config.base_url
+    base_path = urlsplit(base).path or "/"
+
+    def markdownify(text: Any) -> Markup:
+        return Markup(markdown.markdownify(str(text if text is not None else "")))
+
+    def abs_url(path: Any) -> str:
+        text = str(path)
+        if "://" in text or text.startswith("//"):
+            return text
+        return base.rstrip("/") + "/" + text.lstrip("/") if text.startswith("/") else base + text
+
+    def rel_url(path: Any) -> str:
+        text = str(path)
+        if "://" in text or text.startswith("//"):
+            return text
+        return base_path.rstrip("/") + "/" + text.lstrip("/")
+
+    def find(page: Page | None, target: Any) -> tuple[Page, str]:
+        """Resolve a ``ref`` target: a content path, optionally with ``#anchor``."""
+        text = str(target)
+        path, _, anchor = text.partition("#")
+        if not path:
+            if page is None:
+                raise ShortcodeProblem(f"ref {text!r}: no page to anchor to")
+            return page, anchor
+        found = site.get_page(path)
+        if found is None and page is not None and page.file and not path.startswith("/"):
+            found = site.get_page(page.file.dir + path)
+        if found is None:
+            raise ShortcodeProblem(f'REF_NOT_FOUND: ref "{text}": page not found')
+        return found, anchor
+
+    def ref(page: Page | None, target: Any) -> str:
+        found, anchor = find(page, target)
+        return found.permalink + (f"#{anchor}" if anchor else "")
+
+    def relref(page: Page | None, target: Any) -> str:
+        found, anchor = find(page, target)
+        return found.rel_permalink + (f"#{anchor}" if anchor else "")
+
+    def partial(name: str, context: Any = None, **kwargs: Any) -> Markup:
+        template = env.get_template(name if name.startswith("partials/") else f"partials/{name}")
+        return Markup(template.render(page=context, context=context, site=site, **kwargs))
+
+    def get_page(path: str) -> Page | None:
+        return site.get_page(path)
+
+    def raise_error(message: str) -> None:
+        raise ShortcodeProblem(message)
+
+    sanitize = bool((site.config.get("matome") or {}).get("sanitize", True))
+
+    def comment_html(body: Any) -> Markup:
+        """A comment body: Markdown like ``markdownify``, made safe unless sanitizing is off."""
+        text = str(body if body is not None else "")
+        if not sanitize:
+            return markdownify(text)
+        return Markup(clean_html(markdown.markdownify(escape_unknown_tags(text))))
+
+    def render_string(text: Any) -> Markup:
+        """Hugo's ``.Page.RenderString`` with ``display = block``."""
+        return Markup(markdown.render(str(text)).html)
+
+    def highlight(code: Any, lang: str = "", options: str = "") -> Markup:
+        fence = "~~~~" if "```" in str(code) else "```"
+        return Markup(markdown.render(f"{fence}{lang}\n{str(code).strip(chr(10))}\n{fence}\n").html)
+
+    env.filters.update(
+        comment_html=comment_html,
+        render_string=render_string,
+        css_color=css_color,
+        markdownify=markdownify,
+        abs_url=abs_url,
+        rel_url=rel_url,
+        urlize=urlize,
+        emojify=lambda text: Markup(markdown.emojify(str(text))),
+    )
+    env.globals.update(
+        site=site,
+        markdownify=markdownify,
+        abs_url=abs_url,
+        rel_url=rel_url,
+        urlize=urlize,
+        ref=ref,
+        relref=relref,
+        partial=partial,
+        get_page=get_page,
+        error=raise_error,
+        highlight=highlight,
+    )

@@ -1,0 +1,198 @@
+"""Expanding shortcodes and rendering a page body to HTML.
+
+As in Hugo: the output of a ``{{% %}}`` shortcode becomes part of the Markdown;
+the output of a ``{{< >}}`` shortcode is kept out of Markdown behind a
+placeholder and put back into the rendered HTML (a placeholder alone in a
+paragraph replaces the whole ``<p>``). Rendering a page is a pure function of
+its body, the templates and the site graph, so pages render in parallel.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from ..content.page import Page
+from ..errors import SourceError
+from .markdown import MarkdownRenderer
+from .shortcodes import Shortcode, parse_shortcodes
+
+_PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC(\d+)HBHB(?:</p>\n?)?")
+_MORE = re.compile(r"<!--\s*more\s*-->", re.I)
+_INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
+
+
+class ShortcodeProblem(Exception):
+    """Raised inside a shortcode template (a missing ``ref`` target, ``error``): reported at the call."""
+
+
+@dataclass
+class ShortcodeCall:
+    """``shortcode`` in a shortcode template: Hugo's ``.Get``, ``.Params``, ``.Inner`` and the rest."""
+
+    name: str
+    params: Any  # dict of named or list of positional arguments
+    inner: Markup | str
+    page: Page
+    site: Any
+    parent: ShortcodeCall | None
+    position: str
+    ordinal: int
+    is_named_params: bool
+
+    def get(self, key: int | str, default: Any = None) -> Any:
+        """An argument by position or name (Hugo's ``.Get``); ``default`` when absent."""
+        if isinstance(key, int):
+            if isinstance(self.params, list) and 0 <= key < len(self.params):
+                return self.params[key]
+            return default
+        if isinstance(self.params, dict):
+            return self.params.get(key, default)
+        return default
+
+    @property
+    def inner_deindent(self) -> str:
+        import textwrap
+
+        return textwrap.dedent(str(self.inner))
+
+
+@dataclass
+class RenderedContent:
+    html: str
+    summary: str
+    truncated: bool
+    toc: str
+    headings: list = field(default_factory=list)
+
+
+@dataclass
+class ContentRenderer:
+    """Everything a page body needs to become HTML; one per build, shared by all pages."""
+
+    env: jinja2.Environment
+    markdown: MarkdownRenderer
+    site: Any
+    summary_length: int = 70
+    _inner_use: dict[str, bool | None] = field(default_factory=dict)
+
+    def takes_inner(self, name: str) -> bool | None:
+        """Whether ``name``'s template uses inner content; None when there is no such shortcode."""
+        if name not in self._inner_use:
+            try:
+                source, _, _ = self.env.loader.get_source(self.env, f"shortcodes/{name}.html")
+            except jinja2.TemplateNotFound:
+                self._inner_use[name] = None
+            else:
+                self._inner_use[name] = bool(_INNER_USE.search(source))
+        return self._inner_use[name]
+
+    def render_page(self, page: Page) -> RenderedContent:
+        path = _display_path(page)
+        nodes = parse_shortcodes(page.body, path, self.takes_inner, line_offset=page.body_line - 1)
+        outputs: list[str] = []
+        source = self._expand(nodes, page, None, outputs, path)
+        more = _MORE.search(source)
+        rendered = self.markdown.render(_MORE.sub("", source, count=1) if more else source)
+        html = _put_back(rendered.html, outputs)
+        if more:
+            summary = _put_back(self.markdown.render(source[: more.start()]).html, outputs)
+            truncated = True
+        else:
+            summary, truncated = auto_summary(html, self.summary_length)
+        if page.params.get("summary"):
+            summary = self.markdown.markdownify(str(page.params["summary"]))
+        return RenderedContent(
+            html=html,
+            summary=summary,
+            truncated=truncated,
+            toc=self.markdown.toc(rendered.headings),
+            headings=rendered.headings,
+        )
+
+    def _expand(self, nodes: list, page: Page, parent, outputs: list[str], path: str) -> str:
+        """Text with ``{{% %}}`` outputs inline and ``{{< >}}`` outputs behind placeholders."""
+        pieces = []
+        for node in nodes:
+            if isinstance(node, str):
+                pieces.append(node)
+                continue
+            out = self._run(node, page, parent, outputs, path)
+            if node.markdown:
+                pieces.append(out)
+            else:
+                pieces.append(f"HAHAMATOMESC{len(outputs)}HBHB")
+                outputs.append(out)
+        return "".join(pieces)
+
+    def _run(self, node: Shortcode, page: Page, parent, outputs: list[str], path: str) -> str:
+        call = ShortcodeCall(
+            name=node.name,
+            params=node.params,
+            inner="",
+            page=page,
+            site=self.site,
+            parent=parent,
+            position=f"{path}:{node.line}:{node.col}",
+            ordinal=len(outputs),
+            is_named_params=isinstance(node.params, dict),
+        )
+        if node.inner is not None:
+            inner = self._expand(node.inner, page, call, outputs, path)
+            call.inner = inner if node.markdown else Markup(inner)
+        try:
+            template = self.env.get_template(f"shortcodes/{node.name}.html")
+            return template.render(shortcode=call, page=page, site=self.site)
+        except ShortcodeProblem as e:
+            raise SourceError(path, node.line, node.col, f"{node.name}: {e}") from None
+        except SourceError:
+            raise
+        except jinja2.TemplateError as e:
+            raise SourceError(path, node.line, node.col, f"shortcode {node.name}: {e}") from None
+
+
+def _display_path(page: Page) -> str:
+    return f"content/{page.file.path}" if page.file else page.out_path
+
+
+def _put_back(html: str, outputs: list[str]) -> str:
+    if not outputs:
+        return html
+    return _PLACEHOLDER.sub(lambda m: _restore(m, outputs), html)
+
+
+def _restore(m: re.Match, outputs: list[str]) -> str:
+    # An output may hold the placeholders of shortcodes nested in it.
+    out = _put_back(outputs[int(m.group(1))], outputs)
+    text = m.group(0)
+    # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
+    if text.startswith("<p>") and text.rstrip("\n").endswith("</p>"):
+        return out
+    prefix = "<p>" if text.startswith("<p>") else ""
+    suffix = text[text.index("HBHB") + 4 :]
+    return prefix + out + suffix
+
+
+_BLOCK = re.compile(r"<(p|h[1-6]|ul|ol|pre|blockquote|table|div|dl)\b[^>]*>.*?</\1>\s*", re.S)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def auto_summary(html: str, length: int) -> tuple[str, bool]:
+    """Hugo's automatic summary: whole paragraphs until ``summaryLength`` words are reached."""
+    taken = []
+    words = 0
+    end = 0
+    for m in _BLOCK.finditer(html):
+        if m.group(1) != "p":
+            continue
+        taken.append(m.group(0).strip())
+        words += len(_TAGS.sub(" ", m.group(0)).split())
+        end = m.end()
+        if words >= length:
+            break
+    summary = "\n".join(taken)
+    return summary, bool(html[end:].strip()) and bool(taken)

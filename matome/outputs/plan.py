@@ -1,0 +1,160 @@
+"""Every file a build writes, decided before anything is rendered.
+
+One ``Output`` per file: a page in one format (HTML, RSS, JSON), a pager page,
+an alias redirect, the sitemap, robots.txt, 404, a copied static file or
+bundle resource. Planning first lets the build find two sources that want the
+same path (Hugo's "duplicate target paths") and split the work across workers.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..content.urls import is_safe_relative, output_path_for
+from ..errors import SourceError
+from ..site import Site
+
+FORMAT_FILES = {"rss": "index.xml", "json": "index.json"}
+LIST_KINDS = ("home", "section", "taxonomy", "term")
+
+
+@dataclass(frozen=True)
+class Output:
+    kind: str  # page, pager, alias, sitemap, robots, 404, copy
+    out_path: str  # relative to the destination, unescaped
+    page: int = -1  # index into Site.pages
+    fmt: str = "html"
+    pager: int = 1
+    target: str = ""  # alias: the URL to redirect to
+    source: Path | None = None  # copy: the file to copy
+    origin: str = ""  # what asked for this path, for duplicate-target errors
+
+
+def plan_outputs(site: Site, static_dirs: list[Path]) -> tuple[list[Output], list[SourceError]]:
+    outputs: list[Output] = []
+    config = site.config
+    for page in site.pages:
+        origin = f"content/{page.file.path}" if page.file else f"{page.kind} {page.rel_permalink}"
+        for fmt in page.outputs:
+            if fmt == "html":
+                outputs.append(Output("page", page.out_path, page.index, origin=origin))
+                if page.kind in LIST_KINDS and page.paginator:
+                    outputs.extend(_pager_outputs(page, origin))
+            elif fmt in FORMAT_FILES:
+                base = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
+                path = f"{base}/{FORMAT_FILES[fmt]}" if base else FORMAT_FILES[fmt]
+                outputs.append(Output("page", path, page.index, fmt=fmt, origin=origin))
+        for alias in page.aliases:
+            outputs.append(
+                Output("alias", _alias_path(alias, page), target=page.permalink, origin=origin)
+            )
+        for res in page.resources:
+            outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
+    outputs.append(Output("sitemap", _sitemap_name(config), origin="sitemap"))
+    if config.enable_robots_txt:
+        outputs.append(Output("robots", "robots.txt", origin="robots.txt"))
+    outputs.append(Output("404", "404.html", origin="404"))
+    for source, rel in site.static_content:
+        outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
+    outputs.extend(_static_outputs(static_dirs, {o.out_path for o in outputs}))
+    return _check_targets(outputs)
+
+
+def _pager_outputs(page, origin: str) -> list[Output]:
+    out = []
+    base = page.out_path[: -len("index.html")]
+    # Hugo writes page/1/ as a redirect to the list itself.
+    out.append(Output("alias", f"{base}page/1/index.html", target=page.permalink, origin=origin))
+    for pager in page.paginator[1:]:
+        path = f"{base}page/{pager.number}/index.html"
+        out.append(Output("pager", path, page.index, pager=pager.number, origin=origin))
+    return out
+
+
+def _alias_path(alias: str, page) -> str:
+    if not alias.startswith("/"):
+        # A relative alias is relative to the page's folder, as in Hugo.
+        base = page.out_path.rsplit("/", 2)[0] if page.out_path.count("/") >= 2 else ""
+        alias = f"/{base}/{alias}" if base else f"/{alias}"
+    return output_path_for(alias)
+
+
+def _sitemap_name(config) -> str:
+    return str((config.get("sitemap") or {}).get("filename") or "sitemap.xml")
+
+
+def _static_outputs(static_dirs: list[Path], taken: set[str]) -> list[Output]:
+    """Files of the theme's and the site's ``static/``; the site's win over the theme's."""
+    files: dict[str, Path] = {}
+    for directory in static_dirs:
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.rglob("*")):
+            if (
+                path.is_file()
+                and not path.is_symlink()
+                or path.is_symlink()
+                and _inside(path, directory)
+            ):
+                files[path.relative_to(directory).as_posix()] = path
+    return [
+        Output("copy", rel, source=src, origin=f"static/{rel}")
+        for rel, src in files.items()
+        if rel not in taken
+    ]
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return path.resolve().is_file()
+
+
+def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceError]]:
+    """Drop outputs that would leave the destination; report two sources with one target."""
+    errors: list[SourceError] = []
+    seen: dict[str, Output] = {}
+    kept: list[Output] = []
+    for out in outputs:
+        if not is_safe_relative(out.out_path):
+            errors.append(
+                SourceError(out.origin, 0, 0, f"output path {out.out_path!r} leaves the site")
+            )
+            continue
+        key = out.out_path.lower()
+        first = seen.get(key)
+        if first is not None:
+            if first.kind == "copy" and out.kind == "copy":
+                continue  # the same file from two static folders: the first wins
+            errors.append(
+                SourceError(
+                    out.origin,
+                    0,
+                    0,
+                    f"duplicate target path {out.out_path!r}: also written by {first.origin}",
+                )
+            )
+            continue
+        seen[key] = out
+        kept.append(out)
+    return kept, errors
+
+
+def alias_html(target: str) -> str:
+    """The redirect page Hugo writes for an alias."""
+    target = html.escape(target, quote=True)
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en-us">\n'
+        "  <head>\n"
+        f"    <title>{target}</title>\n"
+        f'    <link rel="canonical" href="{target}">\n'
+        '    <meta charset="utf-8">\n'
+        f'    <meta http-equiv="refresh" content="0; url={target}">\n'
+        "  </head>\n"
+        "</html>\n"
+    )

@@ -1,0 +1,237 @@
+"""The Jinja environment: template lookup in Hugo's order and Hugo's functions as filters.
+
+A site's own ``templates/`` overrides the default theme file by file. A site's
+``layouts/`` folder holds Go templates for Hugo and is never read.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .content.page import Page
+from .errors import SourceError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def theme_dir() -> Path:
+    """The default theme: inside the wheel when installed, at the repository root in a checkout."""
+    packaged = Path(__file__).resolve().parent / "theme"
+    return packaged if (packaged / "templates").is_dir() else REPO_ROOT
+
+
+# --- Go's reference-time layouts ------------------------------------------------
+_GO_TOKENS = [
+    ("January", "%B"),
+    ("Monday", "%A"),
+    ("Z07:00", "Z07:00"),
+    ("-07:00", "-07:00"),
+    ("-0700", "%z"),
+    ("2006", "%Y"),
+    ("Jan", "%b"),
+    ("Mon", "%a"),
+    ("MST", "%Z"),
+    (".000", ".000"),
+    ("01", "%m"),
+    ("02", "%d"),
+    ("_2", "_2"),
+    ("15", "%H"),
+    ("03", "%I"),
+    ("04", "%M"),
+    ("05", "%S"),
+    ("06", "%y"),
+    ("PM", "%p"),
+    ("pm", "pm"),
+    ("1", "1"),
+    ("2", "2"),
+    ("3", "3"),
+    ("4", "4"),
+    ("5", "5"),
+]
+_GO_PATTERN = re.compile("|".join(re.escape(t) for t, _ in _GO_TOKENS))
+
+
+def date_format(value: Any, layout: str = "2006-01-02") -> str:
+    """Format a date with a Go layout (``2006/01/02``) or a strftime pattern (``%Y/%m/%d``)."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        from .content.dates import parse_date
+
+        value = parse_date(value, UTC)
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    if "%" in layout:
+        return value.strftime(layout)
+    return _GO_PATTERN.sub(lambda m: _go_token(value, m.group(0)), layout)
+
+
+def _go_token(d: datetime, token: str) -> str:
+    if token in ("Z07:00", "-07:00"):
+        offset = d.utcoffset()
+        if offset is None or (token == "Z07:00" and not offset):
+            return "Z" if token == "Z07:00" else "+00:00"
+        z = d.strftime("%z")
+        return f"{z[:3]}:{z[3:]}"
+    simple = {
+        ".000": f".{d.microsecond // 1000:03d}",
+        "_2": f"{d.day:2d}",
+        "pm": d.strftime("%p").lower(),
+        "1": str(d.month),
+        "2": str(d.day),
+        "3": str(d.hour % 12 or 12),
+        "4": str(d.minute),
+        "5": str(d.second),
+    }
+    if token in simple:
+        return simple[token]
+    fmt = dict(_GO_TOKENS)[token]
+    if fmt == "%Z":
+        return d.strftime("%Z") or "UTC"
+    return d.strftime(fmt)
+
+
+# --- Hugo's text functions ----------------------------------------------------
+_TAG = re.compile(r"<[^>]*>")
+
+
+def plainify(value: Any) -> str:
+    """Hugo's ``plainify``: the text with every HTML tag removed."""
+    return _TAG.sub("", str(value))
+
+
+def humanize(value: Any) -> str:
+    text = str(value)
+    if text.isdigit():
+        n = int(text)
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+    text = re.sub(r"[-_]+", " ", text).strip()
+    return text[:1].upper() + text[1:]
+
+
+def truncate_text(value: Any, length: int = 70, ellipsis: str = " …") -> str:
+    """Hugo's ``truncate``: cut at a word boundary, never inside an HTML tag."""
+    text = str(value)
+    if len(text) <= length:
+        return text
+    cut = text[:length]
+    if " " in cut and not text[length].isspace():
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip() + ellipsis
+
+
+def jsonify(value: Any, indent: int | None = None) -> Markup:
+    return Markup(json.dumps(value, ensure_ascii=False, indent=indent, default=_json_default))
+
+
+def _json_default(value: Any):
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, Page):
+        return value.permalink
+    return str(value)
+
+
+def layout_candidates(page: Page, fmt: str = "html") -> list[str]:
+    """Templates to try for a page, most specific first (Hugo's lookup order)."""
+    ext = {"html": "html", "rss": "xml", "json": "json"}.get(fmt, fmt)
+    layout = page.layout
+    kind = page.kind
+    if fmt == "rss":
+        base = ["rss.xml", "_default/rss.xml"]
+        if kind == "home":
+            return ["index.rss.xml", "home.rss.xml", *base]
+        return [f"{page.type}/rss.xml", f"{page.section}/rss.xml", f"{kind}.rss.xml", *base]
+    if kind == "home":
+        names = ["index", "home", "list"]
+        return [*(f"{n}.{ext}" for n in names), *(f"_default/{n}.{ext}" for n in names)]
+    if kind == "page":
+        names = [layout] if layout else []
+        names.append("single")
+        return [
+            *(
+                f"{d}/{n}.{ext}"
+                for d in dict.fromkeys([page.type, page.section])
+                if d
+                for n in names
+            ),
+            *(f"_default/{n}.{ext}" for n in names),
+            *(f"{n}.{ext}" for n in names),
+        ]
+    if kind == "section":
+        return [
+            *(f"{page.type}/{n}.{ext}" for n in ([layout] if layout else []) + ["section", "list"]),
+            f"section/{page.section}.{ext}",
+            f"_default/section.{ext}",
+            f"section.{ext}",
+            f"_default/list.{ext}",
+            f"list.{ext}",
+        ]
+    singular = page.taxonomy.rstrip("s")
+    return [
+        f"{page.taxonomy}/{kind}.{ext}",
+        f"{kind}/{singular}.{ext}",
+        f"_default/{kind}.{ext}",
+        f"{kind}.{ext}",
+        f"{page.taxonomy}/list.{ext}",
+        f"_default/list.{ext}",
+        f"list.{ext}",
+    ]
+
+
+def template_dirs(source: Path) -> list[Path]:
+    """Where templates come from, the site's first."""
+    dirs = [source / "templates", theme_dir() / "templates"]
+    return [d for d in dict.fromkeys(d.resolve() for d in dirs) if d.is_dir()]
+
+
+def make_environment(source: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(source)]),
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html", "xml", "htm"), default_for_string=True
+        ),
+        undefined=jinja2.ChainableUndefined,
+        trim_blocks=False,
+        lstrip_blocks=False,
+        keep_trailing_newline=True,
+        auto_reload=False,
+        cache_size=-1,
+    )
+    env.filters.update(
+        plainify=plainify,
+        humanize=humanize,
+        jsonify=jsonify,
+        date_format=date_format,
+        safe_html=Markup,
+        html_unescape=html.unescape,
+        truncate_words=truncate_text,
+    )
+    env.globals.update(date_format=date_format, plainify=plainify, humanize=humanize)
+    return env
+
+
+def template_error(exc: Exception, name: str = "") -> SourceError:
+    """A Jinja error as ``templates/x.html:line:col: message``."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return SourceError(
+            exc.filename or exc.name or name, exc.lineno or 0, 0, exc.message or str(exc)
+        )
+    tb = exc.__traceback__
+    line, filename = 0, name
+    while tb is not None:
+        frame_file = tb.tb_frame.f_code.co_filename
+        if frame_file.endswith((".html", ".xml", ".json", ".txt")):
+            filename = frame_file
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return SourceError(filename, line, 0, f"{type(exc).__name__}: {exc}")
