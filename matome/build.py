@@ -28,7 +28,7 @@ from .functions import install_site_functions
 from .markup.expand import ContentRenderer, RenderedContent
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
-from .render import layout_candidates, make_environment, template_error, theme_dir
+from .render import layout_candidates, make_environment, select_layout, template_error, theme_dir
 from .site import Site, build_site
 
 # Below this many pages, forking costs more than it saves.
@@ -215,9 +215,15 @@ def render_output(item: Output, state: BuildState) -> bytes:
         text = _render_first(state.env, [name, f"_default/{name}"], page=site.home, site=site)
     else:
         page = site.pages[item.page]
-        pager = page.paginator[item.pager - 1] if page.paginator else None
+        # Each worker renders one output at a time, so the page can carry the current pager.
+        if page.pagers:
+            page.paginator = page.pagers[item.pager - 1]
         text = _render_first(
-            state.env, layout_candidates(page, item.fmt), page=page, site=site, paginator=pager
+            state.env,
+            layout_candidates(page, item.fmt),
+            page=page,
+            site=site,
+            paginator=page.paginator,
         )
     if state.minify and item.out_path.endswith((".html", ".xml")):
         text = _minify(text)
@@ -226,7 +232,7 @@ def render_output(item: Output, state: BuildState) -> bytes:
 
 def _render_first(env: jinja2.Environment, names: list[str], **context) -> str:
     try:
-        template = env.select_template(names)
+        template = select_layout(env, names)
     except jinja2.TemplateNotFound:
         raise SourceError(
             "templates", 0, 0, f"no template found; looked for {', '.join(names)}"

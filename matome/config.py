@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -206,6 +207,11 @@ class SiteConfig:
     theme: str | list | None
     environment: str
     files: list[str] = field(default_factory=list)
+
+    @property
+    def base_path(self) -> str:
+        """The path part of baseURL without its final slash: "" or "/blog"."""
+        return urlsplit(self.base_url).path.rstrip("/")
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.raw.get(key.lower(), default)

@@ -82,6 +82,7 @@ def _go_token(d: datetime, token: str) -> str:
         z = d.strftime("%z")
         return f"{z[:3]}:{z[3:]}"
     simple = {
+        "2006": f"{d.year:04d}",
         ".000": f".{d.microsecond // 1000:03d}",
         "_2": f"{d.day:2d}",
         "pm": d.strftime("%p").lower(),
@@ -194,6 +195,25 @@ def template_dirs(source: Path) -> list[Path]:
     return [d for d in dict.fromkeys(d.resolve() for d in dirs) if d.is_dir()]
 
 
+def select_layout(env: jinja2.Environment, names: list[str]) -> jinja2.Template:
+    """The first of ``names`` in the site's templates, else the first in the theme's.
+
+    Jinja's own ``select_template`` would take a theme file over a site file
+    that comes later in ``names``; Hugo lets the site's own templates win.
+    """
+    for names_in_dir in env.matome_template_names:
+        for name in names:
+            if name in names_in_dir:
+                return env.get_template(name)
+    raise jinja2.TemplateNotFound(names[0] if names else "", f"looked for {', '.join(names)}")
+
+
+def _names_in(directory: Path) -> frozenset[str]:
+    return frozenset(
+        p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()
+    )
+
+
 def make_environment(source: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(source)]),
@@ -207,6 +227,7 @@ def make_environment(source: Path) -> jinja2.Environment:
         auto_reload=False,
         cache_size=-1,
     )
+    env.matome_template_names = [_names_in(d) for d in template_dirs(source)]
     env.filters.update(
         plainify=plainify,
         humanize=humanize,

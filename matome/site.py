@@ -160,12 +160,14 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
     if not home.title:
         home.title = config.title
     set_location(home, "/", config)
+    _apply_cascade(loaded.pages)
     sections = _make_sections(config, loaded.pages, home)
     regular = [p for p in loaded.pages if p.kind == "page"]
     for page in [*regular, *[s for s in sections.values() if s.file]]:
         set_location(page, page_url(page, config), config)
     for page in regular:
         page.parent = _parent_section(page, sections, home)
+        page.aliases = [_normalize_alias(a, page) for a in page.aliases]
         page.resources = _resources(page, config)
     for section in sections.values():
         if section.file:
@@ -205,7 +207,8 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
     for page in all_pages:
         page.site = site
         if page.kind != "page":
-            page.paginator = paginate(page, config.pager_size, site)
+            page.pagers = paginate(page, config.pager_size, site)
+            page.paginator = page.pagers[0]
     return site
 
 
@@ -217,10 +220,9 @@ def _make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[st
             sections[page.file.dir.rstrip("/")] = page
     for page in pages:
         if page.kind == "page" and page.section and page.section not in sections:
-            title = page.section.replace("-", " ").replace("_", " ")
             section = Page(
                 kind="section",
-                title=title[:1].upper() + title[1:],
+                title=list_title(page.section),
                 params={},
                 rel_permalink="",
                 out_path="",
@@ -230,6 +232,66 @@ def _make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[st
             set_location(section, "/" + sanitize_path(page.section).lower() + "/", config)
             sections[page.section] = section
     return sections
+
+
+_SMALL_WORDS = frozenset(
+    ["a", "an", "and", "as", "at", "but", "by", "en", "for", "if", "in", "nor", "of", "on", "or", "per", "the", "to", "v", "vs", "via"]
+)
+
+
+def title_case(text: str) -> str:
+    """Hugo's default (AP style) title case: capitalise words, keep small words low."""
+    words = text.split(" ")
+    out = []
+    for i, word in enumerate(words):
+        if 0 < i < len(words) - 1 and word.lower() in _SMALL_WORDS:
+            out.append(word.lower())
+        else:
+            out.append("-".join(w[:1].upper() + w[1:] for w in word.split("-")))
+    return " ".join(out)
+
+
+def pluralize(word: str) -> str:
+    if word.endswith("s") or not word.isascii() or not word[-1:].isalpha():
+        return word
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("x", "ch", "sh", "z")):
+        return word + "es"
+    return word + "s"
+
+
+def list_title(name: str) -> str:
+    """The title Hugo gives a section or taxonomy without ``_index.md``: "archive" → "Archives"."""
+    return title_case(pluralize(name.replace("-", " ").replace("_", " ")))
+
+
+def _apply_cascade(pages: list[Page]) -> None:
+    """Front matter ``cascade`` of a branch bundle fills in what its descendants leave unset."""
+    branches = sorted(
+        (p for p in pages if p.kind in ("home", "section") and p.params.get("cascade")),
+        key=lambda p: p.file.dir.count("/"),
+    )
+    for branch in branches:
+        cascade = branch.params["cascade"]
+        for values in cascade if isinstance(cascade, list) else [cascade]:
+            prefix = branch.file.dir
+            for page in pages:
+                if page is branch or not page.file.path.startswith(prefix):
+                    continue
+                for key, value in values.items():
+                    if key in ("_target", "target"):
+                        continue
+                    if key == "params" and isinstance(value, dict):
+                        for k, v in value.items():
+                            page.params.setdefault(k, v)
+                    elif key.lower() not in {str(k).lower() for k in page.params}:
+                        page.params[key] = value
+                        if key.lower() in ("type", "layout"):
+                            setattr(page, key.lower(), str(value))
+                # The branch itself takes its own cascade too, as in Hugo.
+                for k, v in (values.get("params") or {}).items():
+                    branch.params.setdefault(k, v)
 
 
 def _parent_section(page: Page, sections: dict[str, Page], home: Page) -> Page:
@@ -249,15 +311,20 @@ def _link_children(home: Page, sections: dict[str, Page], regular: list[Page]) -
         section.parent = sections.get(parent_key, home) if parent_key else home
     for page in regular:
         page.parent.regular_pages.append(page)
-    for section in sorted(sections.values(), key=sort_key):
+    for section in sections.values():
         section.parent.sections.append(section)
-    for node in [home, *sections.values()]:
+    # Deepest first, so a section's date is known before its parent sorts it.
+    for node in [*sorted(sections.values(), key=lambda s: -s.file_depth), home]:
+        node.sections = sort_pages(node.sections)
         node.pages = sort_pages(node.regular_pages + node.sections)
         latest = max((p.date for p in node.pages), default=ZERO_DATE)
-        if node.date == ZERO_DATE:
+        latest_mod = max((p.lastmod for p in node.pages), default=ZERO_DATE)
+        if not node.date:
             node.date = latest
-        if node.lastmod == ZERO_DATE or node.lastmod < latest:
-            node.lastmod = max(node.lastmod, latest)
+        if not node.publish_date:
+            node.publish_date = node.date
+        if not node.lastmod or node.lastmod < latest_mod:
+            node.lastmod = max(node.lastmod, latest_mod)
 
 
 def _link_prev_next(regular: list[Page]) -> None:
@@ -276,21 +343,34 @@ def _link_prev_next(regular: list[Page]) -> None:
 
 def _resources(page: Page, config: SiteConfig) -> list[Resource]:
     base_dir = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
+    names = sorted(page.resource_names, key=lambda n: (not _is_image(n), n.count("/") == 0, n))
     src_dir = page.file.filename.rsplit("/", 1)[0]
     out = []
-    for name in page.resource_names:
+    for name in names:
         out_path = f"{base_dir}/{name}" if base_dir else name
         rel = escape_url_path("/" + out_path)
         out.append(
             Resource(
                 name=name,
                 source=Path(src_dir, name),
-                rel_permalink=rel,
+                rel_permalink=config.base_path + rel,
                 permalink=config.base_url.rstrip("/") + rel,
                 out_path=out_path,
             )
         )
     return out
+
+
+def _normalize_alias(alias: str, page: Page) -> str:
+    """Hugo's form: absolute, no trailing slash; a relative alias sits beside the page."""
+    if not alias.startswith("/"):
+        folder = page.out_path.rsplit("/", 2)[0] if page.out_path.count("/") >= 2 else ""
+        alias = f"/{folder}/{alias}" if folder else f"/{alias}"
+    return alias.rstrip("/") or "/"
+
+
+def _is_image(name: str) -> bool:
+    return name.lower().endswith((".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif"))
 
 
 def term_values(page: Page, plural: str) -> list[str]:
@@ -320,7 +400,7 @@ def _make_taxonomies(config: SiteConfig, pages: list[Page]):
                 if term_page is None:
                     term_page = Page(
                         kind="term",
-                        title=raw,
+                        title=title_case(raw),
                         params={},
                         rel_permalink="",
                         out_path="",
@@ -336,7 +416,7 @@ def _make_taxonomies(config: SiteConfig, pages: list[Page]):
                     term_page.regular_pages.append(page)
         tax_page = Page(
             kind="taxonomy",
-            title=plural[:1].upper() + plural[1:],
+            title=list_title(plural),
             params={},
             rel_permalink="",
             out_path="",
@@ -350,19 +430,21 @@ def _make_taxonomies(config: SiteConfig, pages: list[Page]):
             term_page.pages = term_page.regular_pages
             term_page.parent = tax_page
             term_page.date = max((p.date for p in term_page.pages), default=ZERO_DATE)
+            term_page.publish_date = term_page.date
             term_page.lastmod = max((p.lastmod for p in term_page.pages), default=ZERO_DATE)
         terms = sort_pages(list(by_key.values()))
         tax_page.pages = terms
         tax_page.date = max((t.date for t in terms), default=ZERO_DATE)
+        tax_page.publish_date = tax_page.date
         tax_page.lastmod = max((t.lastmod for t in terms), default=ZERO_DATE)
         taxonomy_pages[plural] = tax_page
         term_pages[plural] = terms
         taxonomies[plural] = sorted(
-            (Term(t.term, t.rel_permalink, len(t.pages), t) for t in terms),
+            (Term(t.title, t.rel_permalink, len(t.pages), t) for t in terms),
             key=lambda t: t.page.term_key,
         )
         for term_page in terms:
-            term = Term(term_page.term, term_page.rel_permalink, len(term_page.pages), term_page)
+            term = Term(term_page.title, term_page.rel_permalink, len(term_page.pages), term_page)
             for page in term_page.pages:
                 page.page_terms.setdefault(plural, []).append(term)
     # A page lists its terms in front matter order.

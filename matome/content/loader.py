@@ -341,5 +341,6 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
     """Give a page its output path, URL and permalink from an unescaped URL path."""
     page.out_path = output_path_for(url_path)
-    page.rel_permalink = escape_url_path(url_path)
-    page.permalink = config.base_url.rstrip("/") + page.rel_permalink
+    escaped = escape_url_path(url_path)
+    page.rel_permalink = config.base_path + escaped
+    page.permalink = config.base_url.rstrip("/") + escaped

@@ -15,7 +15,15 @@ from typing import Any
 
 from markupsafe import Markup
 
-ZERO_DATE = datetime(1, 1, 1, tzinfo=UTC)
+
+class _ZeroDate(datetime):
+    """Hugo's zero time: falsy in templates, so ``{% if page.date %}`` works as in Go."""
+
+    def __bool__(self) -> bool:
+        return False
+
+
+ZERO_DATE = _ZeroDate(1, 1, 1, tzinfo=UTC)
 
 
 @dataclass
@@ -129,7 +137,8 @@ class Page:
     fuzzy_word_count: int = 0
     reading_time: int = 0
     toc: str = ""
-    paginator: Any = None
+    pagers: list = field(default_factory=list)  # every pager of a list page
+    paginator: Any = None  # the pager being rendered (Hugo's .Paginator)
     index: int = -1  # position in Site.pages; how workers name a page
     url_override: str = ""  # front matter `url`
     resource_names: list[str] = field(default_factory=list)  # bundle files, set by the loader
@@ -186,6 +195,10 @@ class Page:
     @property
     def current_section(self) -> Page | None:
         return self if self.kind in ("section", "home") else self.parent
+
+    @property
+    def file_depth(self) -> int:
+        return self.file.dir.count("/") if self.file else 1
 
     @property
     def name(self) -> str:

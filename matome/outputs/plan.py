@@ -40,7 +40,7 @@ def plan_outputs(site: Site, static_dirs: list[Path]) -> tuple[list[Output], lis
         for fmt in page.outputs:
             if fmt == "html":
                 outputs.append(Output("page", page.out_path, page.index, origin=origin))
-                if page.kind in LIST_KINDS and page.paginator:
+                if page.kind in LIST_KINDS and page.pagers:
                     outputs.extend(_pager_outputs(page, origin))
             elif fmt in FORMAT_FILES:
                 base = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
@@ -48,7 +48,7 @@ def plan_outputs(site: Site, static_dirs: list[Path]) -> tuple[list[Output], lis
                 outputs.append(Output("page", path, page.index, fmt=fmt, origin=origin))
         for alias in page.aliases:
             outputs.append(
-                Output("alias", _alias_path(alias, page), target=page.permalink, origin=origin)
+                Output("alias", output_path_for(alias), target=page.permalink, origin=origin)
             )
         for res in page.resources:
             outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
@@ -67,18 +67,10 @@ def _pager_outputs(page, origin: str) -> list[Output]:
     base = page.out_path[: -len("index.html")]
     # Hugo writes page/1/ as a redirect to the list itself.
     out.append(Output("alias", f"{base}page/1/index.html", target=page.permalink, origin=origin))
-    for pager in page.paginator[1:]:
+    for pager in page.pagers[1:]:
         path = f"{base}page/{pager.number}/index.html"
         out.append(Output("pager", path, page.index, pager=pager.number, origin=origin))
     return out
-
-
-def _alias_path(alias: str, page) -> str:
-    if not alias.startswith("/"):
-        # A relative alias is relative to the page's folder, as in Hugo.
-        base = page.out_path.rsplit("/", 2)[0] if page.out_path.count("/") >= 2 else ""
-        alias = f"/{base}/{alias}" if base else f"/{alias}"
-    return output_path_for(alias)
 
 
 def _sitemap_name(config) -> str:
