@@ -1,0 +1,203 @@
+"""``matome build`` end to end: the demo site, Hugo-style sites, and bad input."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def matome(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "matome", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    out = tmp_path_factory.mktemp("demo") / "public"
+    result = matome("build", "-s", str(REPO), "-d", str(out))
+    return result, out
+
+
+def test_demo_site_builds_with_a_summary(demo):
+    result, out = demo
+    assert result.returncode == 0, result.stderr
+    for row in ("Pages", "Paginator pages", "Static files", "Aliases", "Total in"):
+        assert row in result.stdout
+    assert (out / "index.html").is_file()
+    assert (out / "sitemap.xml").is_file()
+    assert (out / "robots.txt").read_text().startswith("User-agent: *")
+
+
+def test_page_without_front_matter_warns_and_takes_its_title_from_the_first_line(demo):
+    result, out = demo
+    assert (
+        "content/posts/notes/tensorflow-vs-pytorch.md:1:1: warning: no front matter"
+        in result.stderr
+    )
+    first_line = (REPO / "content/posts/notes/tensorflow-vs-pytorch.md").read_text().split("\n")[0]
+    page = (out / "posts/notes/tensorflow-vs-pytorch/index.html").read_text()
+    assert f"<h1>{first_line}</h1>" in page
+    # The title line is not repeated as the body's first paragraph.
+    assert page.count(first_line) <= 3  # <title>, og:title, <h1>
+
+
+@pytest.mark.parametrize(
+    "article",
+    sorted(
+        p.relative_to(REPO / "content").parent.as_posix()
+        for p in (REPO / "content").rglob("index.md")
+    ),
+)
+def test_every_matome_quote_becomes_one_comment(demo, article):
+    _, out = demo
+    source = (REPO / "content" / article / "index.md").read_text()
+    html = (out / article / "index.html").read_text()
+    assert source.count("{{<matomeQuote") > 0
+    assert html.count('<article class="comment"') == source.count("{{<matomeQuote")
+
+
+def test_articles_keep_their_hugo_urls_and_terms(demo):
+    _, out = demo
+    assert (out / "posts/2025_11/2025_11_07_leaving_meta_and_pytorch/index.html").is_file()
+    assert (out / "months/2025/11/index.html").is_file()
+    assert (out / "tags/pytorch/index.html").is_file()
+    assert (out / "tags/page/1/index.html").read_text().count('http-equiv="refresh"') == 1
+
+
+def test_ref_shortcode_links_to_the_section(demo):
+    _, out = demo
+    html = (out / "posts/2025_11/2025_11_07_leaving_meta_and_pytorch/index.html").read_text()
+    assert '<a href="https://example.org/posts/">記事一覧へ</a>' in html
+
+
+def write(path: Path, text: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def small_site(tmp_path) -> Path:
+    site = tmp_path / "site"
+    write(site / "hugo.toml", 'baseURL = "https://e.org/"\ntitle = "E"\n')
+    write(site / "content/posts/good.md", '+++\ntitle = "Good"\ndate = 2025-01-01\n+++\nhello\n')
+    return site
+
+
+BROKEN = {
+    "bad-toml.md": ('+++\ntitle = "bad\ndate = 2025-01-01\n+++\nx\n', 2, "invalid TOML"),
+    "bad-yaml.md": ("---\ntitle: ok\ntags: [unclosed\n---\nx\n", 3, "invalid YAML"),
+    "bad-json.md": ('{"title": "j",\n "date": }\nbody\n', 2, "invalid JSON"),
+    "bad-date.md": ('+++\ntitle = "d"\ndate = "2025-13-45"\n+++\nx\n', 3, "unable to parse date"),
+    "bad-utf8.md": (b'+++\ntitle = "u"\n+++\n\xff\xfe bad\n', 4, "not valid UTF-8"),
+    "binary.md": (b"\x00\x01\x02binary", 0, "binary file"),
+    "bad-shortcode.md": ('+++\ntitle = "s"\n+++\ntext\n{{< nosuch >}}\n', 5, "unknown shortcode"),
+    "bad-draft.md": ('+++\ntitle = "s"\ndraft = "maybe"\n+++\n', 1, "draft"),
+    "unclosed-fm.md": ("+++\ntitle = 'x'\n", 1, "never closed"),
+}
+
+
+def test_every_broken_file_is_reported_once_and_nothing_is_published(small_site):
+    first = matome("build", "-s", str(small_site))
+    assert first.returncode == 0, first.stderr
+    before = tree_digest(small_site / "public")
+    for name, (text, _, _) in BROKEN.items():
+        write(small_site / "content/posts" / name, text)
+    result = matome("build", "-s", str(small_site))
+    assert result.returncode == 1
+    expected = {name: (line, msg) for name, (_, line, msg) in BROKEN.items()}
+    for name, (line, message) in expected.items():
+        pattern = rf"^content/posts/{re.escape(name)}:{line}:\d+: error: .*{re.escape(message)}"
+        assert re.search(pattern, result.stderr, re.M), f"{name}: {result.stderr}"
+    assert len(re.findall(r": error: ", result.stderr)) == len(expected), result.stderr
+    assert tree_digest(small_site / "public") == before
+    assert not list(small_site.glob(".public.*")), "staging folder left behind"
+
+
+def test_content_files_are_never_rewritten(small_site):
+    before = tree_digest(small_site / "content")
+    assert matome("build", "-s", str(small_site)).returncode == 0
+    assert tree_digest(small_site / "content") == before
+
+
+def test_hugo_layouts_and_missing_theme_are_ignored_with_one_notice(small_site):
+    write(small_site / "layouts/_default/single.html", "{{ .Content | nosuchfunc }}")
+    write(
+        small_site / "hugo.toml", 'baseURL = "https://e.org/"\ntheme = "blowfish"\nunknownKey = 3\n'
+    )
+    result = matome("build", "-s", str(small_site))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("Hugo layouts and themes are not used") == 1
+    assert "nosuchfunc" not in (small_site / "public/posts/good/index.html").read_text()
+
+
+def test_rebuild_with_clean_destination_removes_only_stale_files(small_site):
+    assert matome("build", "-s", str(small_site)).returncode == 0
+    write(small_site / "public/stale.txt", "old")
+    assert matome("build", "-s", str(small_site)).returncode == 0
+    assert (small_site / "public/stale.txt").exists(), "without the flag, Hugo keeps stale files"
+    result = matome("build", "-s", str(small_site), "--cleanDestinationDir")
+    assert result.returncode == 0
+    assert not (small_site / "public/stale.txt").exists()
+    assert (small_site / "public/posts/good/index.html").exists()
+
+
+def test_unchanged_files_keep_their_mtime(small_site):
+    assert matome("build", "-s", str(small_site)).returncode == 0
+    page = small_site / "public/posts/good/index.html"
+    mtime = page.stat().st_mtime_ns
+    assert matome("build", "-s", str(small_site)).returncode == 0
+    assert page.stat().st_mtime_ns == mtime
+
+
+def test_environment_flag_and_variable_select_config(small_site):
+    write(small_site / "config/staging/hugo.toml", 'title = "Staging title"\n')
+    assert matome("build", "-s", str(small_site), "-e", "staging").returncode == 0
+    assert "Staging title" in (small_site / "public/index.html").read_text()
+    assert matome("build", "-s", str(small_site)).returncode == 0
+    assert "Staging title" not in (small_site / "public/index.html").read_text()
+    env = {**os.environ, "HUGO_ENVIRONMENT": "staging"}
+    result = subprocess.run(
+        [sys.executable, "-m", "matome", "build", "-s", str(small_site)], env=env, capture_output=True
+    )
+    assert result.returncode == 0
+    assert "Staging title" in (small_site / "public/index.html").read_text()
+
+
+def test_python_dash_m_and_console_script_agree():
+    script = shutil.which("matome")
+    assert script, "the matome console script is not installed"
+    out = subprocess.run([script, "--version"], capture_output=True, text=True)
+    assert out.stdout.strip() == matome("--version").stdout.strip()
+
+
+@pytest.mark.parametrize("example", ["hugo-style", "yaml-site"])
+def test_examples_build(tmp_path, example):
+    result = matome("build", "-s", str(REPO / "examples" / example), "-d", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    pages = list((tmp_path / "out" / "posts").rglob("index.html"))
+    assert pages and all('<article class="comment"' in p.read_text() for p in pages if "page" not in p.parts)
