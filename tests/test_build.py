@@ -199,5 +199,11 @@ def test_python_dash_m_and_console_script_agree():
 def test_examples_build(tmp_path, example):
     result = matome("build", "-s", str(REPO / "examples" / example), "-d", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
-    pages = list((tmp_path / "out" / "posts").rglob("index.html"))
-    assert pages and all('<article class="comment"' in p.read_text() for p in pages if "page" not in p.parts)
+    sources = [p for p in (REPO / "examples" / example / "content").rglob("*.md")]
+    articles = [p for p in sources if "matomeQuote" in p.read_text()]
+    assert articles
+    for source in articles:
+        rel = source.relative_to(REPO / "examples" / example / "content")
+        folder = rel.parent if source.name == "index.md" else rel.with_suffix("")
+        html = (tmp_path / "out" / folder / "index.html").read_text()
+        assert html.count('<article class="comment"') == source.read_text().count("matomeQuote")
