@@ -1,4 +1,4 @@
-"""Compare the files Hugo and matome write for a real Hugo site.
+"""Compare the files Hugo and matome write for a real Hugo site, and count comment cards.
 
     python benchmarks/compare_paths.py ../shared/corpus/kaigai-matome.tar.xz
 
@@ -6,13 +6,16 @@ Unpacks the site (or takes a folder), builds it with the real ``hugo`` using
 minimal stand-in layouts (the site's theme is a git submodule that is not
 there), builds it with ``matome build``, and prints the paths only one of them
 wrote. Paths of matome's own theme (``css/``, ``js/``, ``pagefind/``,
-``thumbnails/``) are listed apart. Exit status 1 when Hugo wrote a path that
-matome did not, or matome wrote a page path Hugo did not.
+``thumbnails/``) are listed apart. Then every article's comment cards are
+counted against the ``matomeQuote`` calls in its source. Exit status 1 when
+Hugo wrote a path that matome did not, matome wrote a page path Hugo did not,
+or an article lost or gained a comment.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +23,8 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from matome.content.frontmatter import split_front_matter
 
 # Minimal layouts for Hugo: every list kind paginates, as matome's default theme does.
 HUGO_LAYOUTS = {
@@ -64,6 +69,28 @@ def prepare_for_hugo(site: Path, into: Path) -> Path:
     return hugo_site
 
 
+_QUOTE_CALL = re.compile(r"\{\{<\s*matomeQuote\b")
+
+
+def comment_mismatches(site: Path, out: Path) -> tuple[int, int, list[str]]:
+    """Pages, comments, and the pages whose comment cards differ from their matomeQuote calls."""
+    pages = comments = 0
+    wrong = []
+    for source in sorted((site / "content").rglob("index.md")):
+        text = source.read_text(encoding="utf-8")
+        calls = len(_QUOTE_CALL.findall(text))
+        if not calls or split_front_matter(text, str(source)).data.get("draft"):
+            continue
+        rel = source.parent.relative_to(site / "content").as_posix().lower()
+        html = (out / rel / "index.html").read_text(encoding="utf-8")
+        cards = html.count('<article class="comment"')
+        pages += 1
+        comments += cards
+        if cards != calls:
+            wrong.append(f"{rel}: {calls} matomeQuote, {cards} comment cards")
+    return pages, comments, wrong
+
+
 def files_under(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
@@ -103,6 +130,7 @@ def main() -> int:
         matome_seconds = time.perf_counter() - started
         hugo_files = files_under(tmp_path / "hugo-out")
         matome_files = files_under(tmp_path / "matome-out")
+        pages, comments, wrong = comment_mismatches(site, tmp_path / "matome-out")
     only_hugo = sorted(hugo_files - matome_files)
     only_matome = sorted(matome_files - hugo_files)
     theme = [p for p in only_matome if p.startswith(THEME_PREFIXES)]
@@ -117,7 +145,12 @@ def main() -> int:
     print(f"only matome, other: {len(extra)}")
     for path in extra[:50]:
         print(f"  {path}")
-    return 1 if only_hugo or extra else 0
+    print(
+        f"comment cards: {comments} in {pages} articles; articles whose count differs: {len(wrong)}"
+    )
+    for line in wrong[:20]:
+        print(f"  {line}")
+    return 1 if only_hugo or extra or wrong else 0
 
 
 if __name__ == "__main__":
