@@ -6,6 +6,7 @@ A site's own ``templates/`` overrides the default theme file by file. A site's
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -63,12 +64,20 @@ def date_format(value: Any, layout: str = "2006-01-02") -> str:
     """Format a date with a Go layout (``2006/01/02``) or a strftime pattern (``%Y/%m/%d``)."""
     if value is None or value == "":
         return ""
+    if isinstance(value, datetime):
+        # Lists, feeds and the sitemap format the same few thousand dates over and over.
+        return _format_datetime(value, layout)
     if isinstance(value, str):
         from .content.dates import parse_date
 
         value = parse_date(value, UTC)
     if isinstance(value, date) and not isinstance(value, datetime):
         value = datetime(value.year, value.month, value.day)
+    return _format_datetime(value, layout)
+
+
+@functools.lru_cache(maxsize=65536)
+def _format_datetime(value: datetime, layout: str) -> str:
     if "%" in layout:
         return value.strftime(layout)
     return _GO_PATTERN.sub(lambda m: _go_token(value, m.group(0)), layout)
