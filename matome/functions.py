@@ -55,10 +55,14 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         return found, anchor
 
     def ref(page: Page | None, target: Any) -> str:
+        if str(target).startswith("#"):
+            return str(target)  # an anchor on the same page stays as written, as in Hugo
         found, anchor = find(page, target)
         return found.permalink + (f"#{anchor}" if anchor else "")
 
     def relref(page: Page | None, target: Any) -> str:
+        if str(target).startswith("#"):
+            return str(target)
         found, anchor = find(page, target)
         return found.rel_permalink + (f"#{anchor}" if anchor else "")
 
@@ -86,8 +90,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         return Markup(markdown.render(str(text)).html)
 
     def highlight(code: Any, lang: str = "", options: str = "") -> Markup:
-        fence = "~~~~" if "```" in str(code) else "```"
-        return Markup(markdown.render(f"{fence}{lang}\n{str(code).strip(chr(10))}\n{fence}\n").html)
+        return Markup(markdown.highlight(str(code), str(lang), str(options or "")))
 
     env.filters.update(
         comment_html=comment_html,

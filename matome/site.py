@@ -235,7 +235,29 @@ def _make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[st
 
 
 _SMALL_WORDS = frozenset(
-    ["a", "an", "and", "as", "at", "but", "by", "en", "for", "if", "in", "nor", "of", "on", "or", "per", "the", "to", "v", "vs", "via"]
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "but",
+        "by",
+        "en",
+        "for",
+        "if",
+        "in",
+        "nor",
+        "of",
+        "on",
+        "or",
+        "per",
+        "the",
+        "to",
+        "v",
+        "vs",
+        "via",
+    ]
 )
 
 

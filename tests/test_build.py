@@ -182,7 +182,9 @@ def test_environment_flag_and_variable_select_config(small_site):
     assert "Staging title" not in (small_site / "public/index.html").read_text()
     env = {**os.environ, "HUGO_ENVIRONMENT": "staging"}
     result = subprocess.run(
-        [sys.executable, "-m", "matome", "build", "-s", str(small_site)], env=env, capture_output=True
+        [sys.executable, "-m", "matome", "build", "-s", str(small_site)],
+        env=env,
+        capture_output=True,
     )
     assert result.returncode == 0
     assert "Staging title" in (small_site / "public/index.html").read_text()

@@ -54,11 +54,16 @@ class ShortcodeCall:
             return self.params.get(key, default)
         return default
 
-    @property
-    def inner_deindent(self) -> str:
-        import textwrap
+    indent: str = ""  # whitespace before the call on its line
 
-        return textwrap.dedent(str(self.inner))
+    @property
+    def inner_deindent(self) -> Markup:
+        """Hugo's ``.InnerDeindent``: inner lines without the call's own indentation."""
+        if not self.indent:
+            return Markup(self.inner)
+        lines = str(self.inner).split("\n")
+        cut = len(self.indent)
+        return Markup("\n".join(ln[cut:] if ln.startswith(self.indent) else ln for ln in lines))
 
 
 @dataclass
@@ -117,11 +122,13 @@ class ContentRenderer:
     def _expand(self, nodes: list, page: Page, parent, outputs: list[str], path: str) -> str:
         """Text with ``{{% %}}`` outputs inline and ``{{< >}}`` outputs behind placeholders."""
         pieces = []
+        ordinal = 0  # Hugo numbers calls among their siblings
         for node in nodes:
             if isinstance(node, str):
                 pieces.append(node)
                 continue
-            out = self._run(node, page, parent, outputs, path)
+            out = self._run(node, page, parent, outputs, path, ordinal)
+            ordinal += 1
             if node.markdown:
                 pieces.append(out)
             else:
@@ -129,7 +136,9 @@ class ContentRenderer:
                 outputs.append(out)
         return "".join(pieces)
 
-    def _run(self, node: Shortcode, page: Page, parent, outputs: list[str], path: str) -> str:
+    def _run(
+        self, node: Shortcode, page: Page, parent, outputs: list[str], path: str, ordinal: int
+    ) -> str:
         call = ShortcodeCall(
             name=node.name,
             params=node.params,
@@ -138,12 +147,13 @@ class ContentRenderer:
             site=self.site,
             parent=parent,
             position=f"{path}:{node.line}:{node.col}",
-            ordinal=len(outputs),
+            ordinal=ordinal,
             is_named_params=isinstance(node.params, dict),
+            indent=_indent_before(page.body, node.offset),
         )
         if node.inner is not None:
-            inner = self._expand(node.inner, page, call, outputs, path)
-            call.inner = inner if node.markdown else Markup(inner)
+            # Hugo's .Inner is HTML for both forms: templates never escape it.
+            call.inner = Markup(self._expand(node.inner, page, call, outputs, path))
         try:
             template = self.env.get_template(f"shortcodes/{node.name}.html")
             return template.render(shortcode=call, page=page, site=self.site)
@@ -153,6 +163,12 @@ class ContentRenderer:
             raise
         except jinja2.TemplateError as e:
             raise SourceError(path, node.line, node.col, f"shortcode {node.name}: {e}") from None
+
+
+def _indent_before(body: str, offset: int) -> str:
+    start = body.rfind("\n", 0, offset) + 1
+    prefix = body[start:offset]
+    return prefix if prefix.strip() == "" else ""
 
 
 def _display_path(page: Page) -> str:

@@ -10,6 +10,17 @@ Everything configurable is read from Hugo's ``markup`` config dict (keys are mat
 case-insensitively, as Hugo does) once, in :class:`MarkdownRenderer`. A renderer keeps
 no per-document state between calls, so one instance serves a whole build and can be
 used from forked worker processes.
+
+The reference is Hugo 0.168 (Goldmark 1.8.6); tests/test_markdown_hugo.py compares the
+output with the real ``hugo`` binary. What does not match, on purpose:
+
+* Fenced code is tokenised by Pygments, not Chroma: the wrappers (``div.highlight``,
+  ``pre``/``code`` attributes, line spans, line numbers, highlighted lines, tables) are
+  Chroma's, but token ``<span>`` classes and colours are Pygments' and the set of known
+  languages differs a little (an unknown language gets Hugo's plain ``<pre>``).
+* ``:emoji:`` names come from rich's table (a matome dependency), which lacks some of
+  GitHub's names; text-default symbols get U+FE0F as GitHub's list has them.
+* A few Goldmark parser quirks found by fuzzing are not reproduced; the tests list them.
 """
 
 from __future__ import annotations
@@ -23,12 +34,13 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import MD_TRIM_CHARS, escapeHtml
+from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.rules_inline.state_inline import Delimiter, StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-__all__ = ["Heading", "MarkdownRenderer", "RenderedMarkdown", "heading_id"]
+__all__ = ["Heading", "MarkdownRenderer", "RenderedMarkdown", "heading_id", "trim_short_html"]
 
 
 @dataclass(frozen=True)
@@ -169,13 +181,16 @@ _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _ASCII_SPACE = frozenset(" \t\n\v\f\r")
 
 
-def _is_space(ch: str) -> bool:
-    """Go's unicode.IsSpace (Python's isspace also counts U+001C..U+001F)."""
-    return ch in _ASCII_SPACE or (ch > "\x7f" and unicodedata.category(ch) in ("Zs", "Zl", "Zp"))
+# Go's unicode.IsSpace, which bytes.TrimSpace uses (str.isspace also counts U+001C-U+001F).
+_GO_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_GO_SPACE_SET = frozenset(_GO_SPACE)
 
 
 def _is_go_space(ch: str) -> bool:
-    return ch in _ASCII_SPACE or ch in "\x85\xa0" or (ch > "\xff" and _is_space(ch))
+    return ch in _GO_SPACE_SET
 
 
 def _is_punct_or_symbol(ch: str) -> bool:
@@ -203,7 +218,7 @@ def _anchorize_github(text: str, ascii_only: bool) -> str:
     if ascii_only:
         text = _strip_accents(text)
     out = []
-    for ch in text.strip(" \t\n\v\f\r\x85\xa0\u3000"):
+    for ch in text.strip(_GO_SPACE):
         if ascii_only and ch > "\x7f":
             continue
         if ch in "- ":
@@ -301,8 +316,9 @@ def _is_dangerous_url(url: str) -> bool:
 
 # --- Goldmark's typographer -------------------------------------------------------------------
 # markdown-it's smartquotes pair quotes across the whole block and output characters;
-# Goldmark decides each quote on the spot from its neighbours (with a per-block count of
-# open quotes) and outputs HTML entities, so this is a reimplementation of those rules.
+# Goldmark decides each quote on the spot from its neighbours (with a count of open
+# quotes kept for the whole document) and outputs HTML entities, so this is a
+# reimplementation of those rules.
 
 
 class _QuoteCount:
@@ -436,23 +452,21 @@ def _typography(subs: dict[str, str], line: str, before: str, counter: _QuoteCou
     return (value, 1) if value is not None else None
 
 
-def _line_at(src: str, pos: int, eol: bool) -> str:
-    """Rest of the source line at ``pos``; ``eol`` says whether the source has a newline there."""
+def _line_at(src: str, pos: int) -> str:
+    """Rest of the line at ``pos`` with its newline; a block's last line has none in Goldmark."""
     stop = src.find("\n", pos)
-    if stop >= 0:
-        return src[pos : stop + 1]
-    return src[pos:] + ("\n" if eol else "")
+    return src[pos : stop + 1] if stop >= 0 else src[pos:]
 
 
 def _typographer_rule(subs: dict[str, str]):
     def typographer(state: StateInline, silent: bool) -> bool:
         if silent or state.src[state.pos] not in "-.<>'\"":
             return False
-        counter = getattr(state, "gm_quotes", None)
-        if counter is None:  # one count per inline block, as Goldmark resets it per block
-            counter = state.gm_quotes = _QuoteCount()
+        counter = state.env.get("_quotes")
+        if counter is None:  # Goldmark (1.8.6) counts open quotes across the whole document
+            counter = state.env["_quotes"] = _QuoteCount()
         before = state.src[state.pos - 1] if state.pos > 0 else "\n"
-        line = _line_at(state.src, state.pos, state.env.get("_eol", True))
+        line = _line_at(state.src, state.pos)
         found = _typography(subs, line, before, counter)
         if found is None:
             return False
@@ -474,6 +488,20 @@ _LINK_START = r"(?:https?:|ftp:|www\.|[-!#$%&'*+./0-9=?A-Z^_`a-z{|}~]+@)"
 _LINK_START_RE = re.compile(_LINK_START)
 
 
+def _after_trigger(src: str, pos: int) -> bool:
+    """Whether ``pos`` follows a character Goldmark tries linkify after.
+
+    Those are a space, a line start, and an unescaped '(', '~' (a '~' that is not
+    strikethrough is handed on to linkify) or '`' (unmatched backticks become a node).
+    """
+    if pos == 0 or src[pos - 1] in " \n":
+        return True
+    if src[pos - 1] not in "(~`":
+        return False
+    slashes = len(src[: pos - 1]) - len(src[: pos - 1].rstrip("\\"))
+    return slashes % 2 == 0
+
+
 def _after_inline_node(state: StateInline) -> bool:
     """Goldmark re-reads a line after each inline node, so linkify may start right there."""
     if state.pending:
@@ -484,7 +512,7 @@ def _after_inline_node(state: StateInline) -> bool:
 def _text_rule(linkify: bool):
     stops = f"[{_TERMINATORS}]"
     if linkify:
-        stops += rf"|(?<![^ \t\v\f\n(])(?={_LINK_START})"
+        stops += rf"|(?<![^ \n(~`])(?={_LINK_START})"
     pattern = re.compile(stops)
 
     def text(state: StateInline, silent: bool) -> bool:
@@ -504,9 +532,10 @@ def _text_rule(linkify: bool):
 
 
 # --- Goldmark's linkify ----------------------------------------------------------------------
-# Goldmark links bare URLs only where its inline parser looks: at the start of a line and
-# after a space or '(' - so "日本https://x" stays text - and its URL pattern is ASCII-only,
-# so a URL ends at the first non-ASCII character. linkify-it finds URLs anywhere.
+# Goldmark links bare URLs only where its inline parser looks: at the start of a line,
+# after a space (not a tab) or '(', and right after another inline node - so
+# "日本https://x" stays text - and its URL pattern is ASCII-only, so a URL ends at the
+# first non-ASCII character. linkify-it finds URLs anywhere.
 
 _URL_PATH = r"""(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=();,'">^{}\[\]`]*)?"""
 _URL_RE = re.compile(
@@ -525,32 +554,37 @@ _EMAIL_DOMAIN_RE = re.compile(
 _URL_TRAILING = "?!.,:*_~"
 
 
-def _trim_url_end(text: str, end: int) -> int:
+def _trim_url_end(text: str, end: int) -> tuple[int, bool]:
+    """Goldmark's end fix-ups: a final '.', unbalanced ')' or an entity are left out.
+
+    The second value says whether trailing punctuation may still be trimmed; Goldmark
+    (v1.8.6, as in Hugo 0.168) skips that after cutting a ')' or an entity.
+    """
     last = text[end - 1]
     if last == ".":
-        return end - 1
+        return end - 1, True
     if last == ")":
         unbalanced = text[:end].count(")") - text[:end].count("(")
-        return end - unbalanced if unbalanced > 0 else end
+        return (end - unbalanced, False) if unbalanced > 0 else (end, True)
     if last == ";":
         i = end - 2
         while i >= 0 and text[i].isascii() and text[i].isalnum():
             i -= 1
         if i != end - 2 and i >= 0 and text[i] == "&":
-            return i
-    return end
+            return i, False
+    return end, True
 
 
-def _match_url(text: str) -> tuple[int, str] | None:
-    """(length, kind) of a Goldmark-linkified URL at the start of ``text``."""
+def _match_url(text: str) -> tuple[int, str, bool] | None:
+    """(length, kind, trimmable) of a Goldmark-linkified URL at the start of ``text``."""
     if text.startswith(("http:", "https:", "ftp:")):
         m = _URL_RE.match(text)
         if m:
-            return _trim_url_end(text, m.end()), "url"
+            return (*_trim_url_end(text, m.end()), "url")
     if text.startswith("www."):
         m = _WWW_RE.match(text)
         if m:
-            return _trim_url_end(text, m.end()), "www"
+            return (*_trim_url_end(text, m.end()), "www")
     return None
 
 
@@ -571,43 +605,73 @@ def _match_email(text: str) -> int | None:
     return end
 
 
-def _in_link_label(src: str, pos: int) -> bool:
-    """Whether an unclosed ``[`` precedes ``pos`` (Goldmark does not linkify there)."""
-    depth, i = 0, 0
-    while i < pos:
-        ch = src[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "`":
-            run = len(src[i:]) - len(src[i:].lstrip("`"))
-            close = src.find("`" * run, i + run)
-            i = close + run if 0 <= close < pos else i + run
-            continue
-        if ch == "[":
-            depth += 1
-        elif ch == "]" and depth:
-            depth -= 1
-        i += 1
-    return depth > 0
+def _lowercase_declaration(state: StateInline, silent: bool) -> bool:
+    """``<!doctype ...>`` is text for Goldmark: its declarations need an upper-case letter."""
+    pos = state.pos
+    src = state.src
+    if src.startswith("<!", pos) and pos + 2 < state.posMax and src[pos + 2].islower():
+        if not silent:
+            state.pending += "<"
+        state.pos += 1
+        return True
+    return False
+
+
+def _label_rule(openers):
+    """Track unclosed ``[`` the way Goldmark's link parser does: linkify is off inside them.
+
+    A ``[`` that starts a link (or footnote reference) is consumed by that rule; any
+    other one opens a label until the next ``]``. ``openers`` are those rules, asked
+    in silent mode whether they would match here.
+    """
+
+    def rule(state: StateInline, silent: bool) -> bool:
+        ch = state.src[state.pos]
+        if silent or state.linkLevel > 0 or ch not in "[]":
+            return False
+        labels = _open_labels(state)
+        if ch == "]":
+            if labels:
+                labels.pop()
+            return False
+        pos = state.pos
+        for opener in openers:
+            matched = opener(state, True)
+            state.pos = pos
+            if matched:
+                return False
+        labels.append(pos)
+        return False
+
+    return rule
+
+
+def _open_labels(state: StateInline) -> list[int]:
+    labels = getattr(state, "gm_labels", None)
+    if labels is None:
+        labels = state.gm_labels = []
+    return labels
 
 
 def _linkify_rule(protocol: str):
     def linkify(state: StateInline, silent: bool) -> bool:
+        # Silent runs scan link labels ([https://x](...)): a URL there is label text, and
+        # matching it would swallow the "](" that closes the label.
+        if silent:
+            return False
         pos, src = state.pos, state.src
-        if pos > 0 and src[pos - 1] not in " \t\v\f\n(" and not _after_inline_node(state):
+        if not _after_trigger(src, pos) and not _after_inline_node(state):
             return False
         if state.linkLevel > 0 or not _LINK_START_RE.match(src, pos):
             return False
         text = src[pos : state.posMax]
         found = _match_url(text)
-        kind = found[1] if found else "email"
-        end = found[0] if found else _match_email(text)
+        end, trimmable, kind = found if found else (_match_email(text), True, "email")
         if not end:
             return False
-        while end > 1 and text[end - 1] in _URL_TRAILING:
+        while trimmable and end > 1 and text[end - 1] in _URL_TRAILING:
             end -= 1
-        if _in_link_label(src, pos):
+        if _open_labels(state):
             return False
         if not silent:
             _push_autolink(state, text[:end], kind, protocol)
@@ -627,6 +691,54 @@ def _push_autolink(state: StateInline, label: str, kind: str, protocol: str) -> 
     token = state.push("gm_autolink", "a", 0)
     token.attrs = {"href": _url_escape(url)}
     token.content = label
+
+
+# --- line breaks and backslashes ----------------------------------------------------------
+
+
+def _hard_break_keep(spaces: str) -> str:
+    """Whitespace Goldmark (1.8.6) leaves before a hard break: all but the last three."""
+    return spaces[:-3] if len(spaces) > 3 else ""
+
+
+def _newline_rule(state: StateInline, silent: bool) -> bool:
+    """Goldmark trims spaces and tabs before a line break; two spaces make it hard."""
+    if state.src[state.pos] != "\n":
+        return False
+    if not silent:
+        pending = state.pending
+        hard = pending.endswith("  ")
+        stripped = pending.rstrip(" \t")
+        if stripped != pending:
+            state.pending = stripped + (_hard_break_keep(pending[len(stripped) :]) if hard else "")
+        state.push("hardbreak" if hard else "softbreak", "br", 0)
+    pos = state.pos + 1
+    while pos < state.posMax and state.src[pos] in " \t":
+        pos += 1
+    state.pos = pos
+    return True
+
+
+def _escape_rule(escape):
+    """A backslash before anything but punctuation or a newline is just a backslash.
+
+    markdown-it's rule would swallow the next character with it, hiding the spaces
+    of a "\\  " hard break.
+    """
+
+    def rule(state: StateInline, silent: bool) -> bool:
+        src, pos = state.src, state.pos
+        if src[pos] != "\\" or pos + 1 >= state.posMax:
+            return escape(state, silent)
+        following = src[pos + 1]
+        if following == "\n" or following in _ASCII_PUNCT:
+            return escape(state, silent)
+        if not silent:
+            state.append_pending("\\")
+        state.pos = pos + 1
+        return True
+
+    return rule
 
 
 # --- strikethrough: Goldmark accepts ~one~ as well as ~~two~~ tildes ------------------------
@@ -884,6 +996,219 @@ def _strip_closing_hashes(text: str) -> str:
     return stripped.rstrip(" \t") if stripped[-1] in " \t" else text
 
 
+# --- tables: Goldmark turns finished paragraphs into tables ---------------------------------
+# Goldmark's table is a paragraph transformer, not a block rule: the delimiter row may
+# follow any paragraph line, the header may have fewer cells than the delimiter row
+# (missing cells are padded, without alignment), and every later line of the paragraph
+# is a row. markdown-it's GFM table rule is stricter, so it is replaced by this one.
+
+_ALIGN_RE = re.compile(r"[ \t]*(:?)-+(:?)[ \t]*")
+_CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
+
+
+def _table_alignments(line: str) -> list[str] | None:
+    if not line or set(line) - set(" \t-|:") or set(line) == {"-"}:
+        return None
+    cols = line.split("|")
+    if not cols[0].strip(_ASCII_WS):
+        cols = cols[1:]
+    if cols and not cols[-1].strip(_ASCII_WS):
+        cols = cols[:-1]
+    aligns = []
+    for col in cols:
+        m = _ALIGN_RE.fullmatch(col)
+        if not m:
+            return None
+        left, right = m.group(1), m.group(2)
+        aligns.append("center" if left and right else "left" if left else "right" if right else "")
+    return aligns
+
+
+def _table_cells(line: str) -> list[str]:
+    line = line.strip(_ASCII_WS)
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|"):
+        line = line[:-1]
+    if not line:
+        return []
+    return [cell.strip(_ASCII_WS).replace("\\|", "|") for cell in _CELL_SPLIT_RE.split(line)]
+
+
+def _table_tokens(header: list[str], rows: list[list[str]], aligns: list[str], para: Token):
+    level, line_map = para.level, para.map
+    out: list[Token] = []
+
+    def push(kind: str, tag: str, nesting: int, depth: int, content: str | None = None) -> Token:
+        token = Token(kind, tag, nesting, map=line_map, level=level + depth, block=True)
+        if content is not None:
+            token.content, token.children, token.block = content, [], True
+        out.append(token)
+        return token
+
+    def row(cells: list[str], tag: str) -> None:
+        push("tr_open", "tr", 1, 2)
+        for i, align in enumerate(aligns):
+            cell = push(f"{tag}_open", tag, 1, 3)
+            if i < len(cells) and align:
+                cell.attrs = {"style": f"text-align:{align}"}
+            push("inline", "", 0, 4, cells[i] if i < len(cells) else "")
+            push(f"{tag}_close", tag, -1, 3)
+        push("tr_close", "tr", -1, 2)
+
+    push("table_open", "table", 1, 0)
+    push("thead_open", "thead", 1, 1)
+    row(header, "th")
+    push("thead_close", "thead", -1, 1)
+    push("tbody_open", "tbody", 1, 1)
+    for cells in rows:
+        row(cells[: len(aligns)], "td")
+    push("tbody_close", "tbody", -1, 1)
+    push("table_close", "table", -1, 0)
+    return out
+
+
+def _paragraph_to_table(tokens: list[Token], i: int) -> list[Token] | None:
+    block, inline = tokens[i], tokens[i + 1]
+    lines = inline.content.split("\n")
+    for n in range(1, len(lines)):
+        aligns = _table_alignments(lines[n].strip(_ASCII_WS))
+        if aligns is None:
+            continue
+        header = _table_cells(lines[n - 1])
+        if len(header) > len(aligns):
+            return None
+        rows = [_table_cells(line) for line in lines[n + 1 :]]
+        table = _table_tokens(header, rows, aligns, block)
+        if n == 1:
+            return table
+        inline.content = "\n".join(lines[: n - 1]).rstrip(_ASCII_WS)
+        rest = [block, inline, tokens[i + 2]]
+        # A setext heading was a paragraph when Goldmark cut the table out of it.
+        return [*table, *rest] if block.type == "heading_open" else [*rest, *table]
+    return None
+
+
+def _may_hold_table(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    if token.type != "paragraph_open" and not (
+        token.type == "heading_open" and token.markup in ("-", "=")
+    ):
+        return False
+    content = tokens[i + 1].content
+    return "-" in content and ("|" in content or ":" in content)
+
+
+def _tables_core(state) -> None:
+    tokens, out, i = state.tokens, [], 0
+    while i < len(tokens):
+        if _may_hold_table(tokens, i):
+            replaced = _paragraph_to_table(tokens, i)
+            if replaced is not None:
+                out.extend(replaced)
+                if replaced[-1].type == "table_close" and tokens[i].type == "heading_open":
+                    i = _orphan_underline(state, tokens, i, out)
+                i += 3
+                continue
+        out.append(tokens[i])
+        i += 1
+    state.tokens = out
+
+
+def _orphan_underline(state, tokens: list[Token], i: int, out: list[Token]) -> int:
+    """A setext heading that was all table: its underline is left on its own.
+
+    "---" is then a thematic break; "===" is paragraph text, joined to a paragraph
+    that follows directly. Returns the index to continue from (minus 3).
+    """
+    heading = tokens[i]
+    if heading.markup == "-":
+        out.append(
+            Token("hr", "hr", 0, map=heading.map, level=heading.level, markup="---", block=True)
+        )
+        return i
+    underline = state.src.split("\n")[heading.map[1] - 1].strip(_ASCII_WS)
+    follows = i + 3 < len(tokens) and tokens[i + 3].type == "paragraph_open"
+    if follows and tokens[i + 3].map and tokens[i + 3].map[0] == heading.map[1]:
+        tokens[i + 4].content = underline + "\n" + tokens[i + 4].content
+        return i
+    para = Token("paragraph_open", "p", 1, map=heading.map, level=heading.level, block=True)
+    inline = Token("inline", "", 0, map=heading.map, level=heading.level + 1, content=underline)
+    inline.children = []
+    close = Token("paragraph_close", "p", -1, level=heading.level, block=True)
+    out.extend([para, inline, close])
+    return i
+
+
+# --- definition lists: every line of the paragraph before ": " is a term ------------------
+# mdit's deflist only takes a one-line term; in Goldmark a ": " line interrupts any
+# paragraph and each of that paragraph's lines becomes a <dt>.
+
+_DD_START_RE = re.compile(r":[ \t]")
+
+
+def _deflist_tokens(terms: list[str], descriptions: list[str], block: Token, open_list: bool):
+    level, out = block.level, []
+
+    def push(kind: str, tag: str, nesting: int, depth: int, hidden: bool = False) -> Token:
+        token = Token(kind, tag, nesting, level=level + depth, block=True, hidden=hidden)
+        out.append(token)
+        return token
+
+    def inline(content: str, depth: int) -> None:
+        token = push("inline", "", 0, depth)
+        token.content, token.children, token.map = content, [], block.map
+
+    if open_list:
+        push("dl_open", "dl", 1, 0)
+    for term in terms:
+        push("dt_open", "dt", 1, 1)
+        inline(term.rstrip(_ASCII_WS), 2)
+        push("dt_close", "dt", -1, 1)
+    for description in descriptions:
+        push("dd_open", "dd", 1, 1)
+        push("paragraph_open", "p", 1, 2, hidden=True)
+        inline(description, 3)
+        push("paragraph_close", "p", -1, 2, hidden=True)
+        push("dd_close", "dd", -1, 1)
+    push("dl_close", "dl", -1, 0)
+    return out
+
+
+def _paragraph_to_deflist(tokens: list[Token], i: int, out: list[Token]) -> list[Token] | None:
+    lines = tokens[i + 1].content.split("\n")
+    first = next((k for k in range(1, len(lines)) if _DD_START_RE.match(lines[k])), None)
+    if first is None:
+        return None
+    descriptions: list[list[str]] = []
+    for line in lines[first:]:
+        if _DD_START_RE.match(line):
+            descriptions.append([line[1:].lstrip(" \t")])
+        else:
+            descriptions[-1].append(line)
+    merge = bool(out) and out[-1].type == "dl_close" and out[-1].level == tokens[i].level
+    if merge:
+        out.pop()
+    texts = ["\n".join(d).strip(_ASCII_WS) for d in descriptions]
+    return _deflist_tokens(lines[:first], texts, tokens[i], open_list=not merge)
+
+
+def _deflist_terms_core(state) -> None:
+    tokens, out, i = state.tokens, [], 0
+    while i < len(tokens):
+        token = tokens[i]
+        # Inside containers the ": " line would be a lazy continuation in Goldmark.
+        if token.type == "paragraph_open" and token.level == 0 and "\n:" in tokens[i + 1].content:
+            replaced = _paragraph_to_deflist(tokens, i, out)
+            if replaced is not None:
+                out.extend(replaced)
+                i += 3
+                continue
+        out.append(token)
+        i += 1
+    state.tokens = out
+
+
 # --- definition lists: Goldmark decides tightness per description -------------------------
 
 
@@ -1007,8 +1332,48 @@ def _reference_then_paragraph(reference, paragraph):
     return wrapped
 
 
+def _html_block_rule(html_block):
+    """HTML block type 7 (a lone tag) may only be followed by ASCII whitespace in Goldmark.
+
+    markdown-it's pattern uses Python's Unicode ``\\s``, so "<br>　" would become a block.
+    """
+    other_starts = [start for start, _end, _ in HTML_SEQUENCES[:-1]]
+
+    def rule(state, start_line: int, end_line: int, silent: bool) -> bool:
+        first = state.bMarks[start_line] + state.tShift[start_line]
+        line = state.src[first : state.eMarks[start_line]]
+        tail = line.rstrip(" \t")
+        unicode_tail = tail and tail[-1] != ">" and tail.rstrip().endswith(">")
+        if unicode_tail and not any(p.search(line) for p in other_starts):
+            return False
+        return html_block(state, start_line, end_line, silent)
+
+    return rule
+
+
 def _block_rule(md: MarkdownIt, name: str):
     return next(r for r in md.block.ruler.__rules__ if r.name == name)
+
+
+# --- footnotes: the first definition of a label wins, as in Goldmark ----------------------
+
+
+def _footnote_first_definition_core(state) -> None:
+    seen: set[str] = set()
+    out, skip_level = [], None
+    for token in state.tokens:
+        if skip_level is not None:
+            if token.type == "footnote_reference_close" and token.level == skip_level:
+                skip_level = None
+            continue
+        if token.type == "footnote_reference_open":
+            label = token.meta["label"]
+            if label in seen:
+                skip_level = token.level
+                continue
+            seen.add(label)
+        out.append(token)
+    state.tokens = out
 
 
 # --- inline parsing with per-block context --------------------------------------------------
@@ -1017,9 +1382,6 @@ def _block_rule(md: MarkdownIt, name: str):
 def _core_inline(state) -> None:
     """Parse inline content, telling the task-list rule which blocks start a list item."""
     tokens, env = state.tokens, state.env
-    # Whether the source has a newline after a block's last line matters to a few
-    # typographer rules (Goldmark looks at the rest of the source line).
-    last_line = -1 if state.src.endswith("\n") else state.src.count("\n")
     for i, token in enumerate(tokens):
         if token.type != "inline":
             continue
@@ -1028,7 +1390,6 @@ def _core_inline(state) -> None:
             and tokens[i - 1].type == "paragraph_open"
             and tokens[i - 2].type == "list_item_open"
         )
-        env["_eol"] = not (token.map and token.map[1] - 1 == last_line)
         state.md.inline.parse(token.content, state.md, env, token.children)
     env["_task_ok"] = False
 
@@ -1174,12 +1535,13 @@ class _Highlighter:
     def __init__(self, settings: _Settings):
         self.s = settings
 
-    def block(self, code: str, info: str, ordinal: int) -> str:
+    def block(self, code: str, info: str, ordinal: int, final_newline: bool = True) -> str:
+        """A fenced block; Hugo's highlight shortcode passes ``final_newline=False``."""
         lang = _fence_language(info)
         opts, attrs = _fence_attributes(info)
         o = _code_options(self.s, opts, ordinal)
         code = code.rstrip("\r\n")
-        code = code + "\n" if code else code
+        code = code + "\n" if code and final_newline else code
         lexer = _lexer(lang.lower()) if lang else None
         if lexer is None and o.guess:
             lexer = self._guess(code)
@@ -1200,11 +1562,11 @@ class _Highlighter:
         return f'<div class="{classes}"{rest}>'
 
     def _body(self, lines: list[str], lang: str, o: _CodeOptions) -> str:
-        pre = self._pre_attr(o, grid=bool(o.highlight) and o.line_nos != "table")
+        pre = self._pre_attr(o, grid=bool(o.highlight))
         if o.line_nos != "table":
             return self._pre_start(lang, pre) + self._wrap_lines(lines, o) + "</code></pre>"
         if o.no_classes:
-            outer, table, td = f"<div{pre[4:]}>", f' style="{_TABLE_CSS}"', f' style="{_TD_CSS}"'
+            outer, table, td = f"<div{pre}>", f' style="{_TABLE_CSS}"', f' style="{_TD_CSS}"'
             code_td = f' style="{_TD_CSS};width:100%"'
         else:
             outer, table, td, code_td = (
@@ -1227,7 +1589,7 @@ class _Highlighter:
         if not o.no_classes:
             return ' class="chroma"'
         style = _style(o.style)
-        text = _inline_css(style, _token_types()["Text"]).split(";")[0] or "color:#000000"
+        text = _text_css(o.style).split(";")[0] or "color:#000000"
         tab = o.tab_width
         return (
             f' style="{text};background-color:{style.background_color};'
@@ -1293,7 +1655,11 @@ class _Highlighter:
 
     def _token_lines(self, code: str, lexer, o: _CodeOptions) -> list[str]:
         lines, line = [], []
-        for token_type, value in lexer.get_tokens(code):
+        tokens = list(lexer.get_tokens(code))
+        if not code.endswith("\n") and tokens and tokens[-1][1].endswith("\n"):
+            # Pygments always ends with a newline; code given without one keeps none.
+            tokens[-1] = (tokens[-1][0], tokens[-1][1][:-1])
+        for token_type, value in tokens:
             for piece in re.split(r"(?<=\n)", value):
                 if piece:
                     line.append(self._span(token_type, piece, o))
@@ -1311,38 +1677,38 @@ class _Highlighter:
         if token_type is Text:
             return _go_escape(text)
         if o.no_classes:
-            css = _inline_css(_style(o.style), token_type)
-            return f'<span style="{css}">{_go_escape(text)}</span>' if css else _go_escape(text)
+            css = _token_css(o.style, token_type)
+            if not css or css == _text_css(o.style):  # Chroma omits the block's own colour
+                return _go_escape(text)
+            return f'<span style="{css}">{_go_escape(text)}</span>'
         while token_type not in STANDARD_TYPES:
             token_type = token_type.parent
         return f'<span class="{STANDARD_TYPES[token_type]}">{_go_escape(text)}</span>'
 
 
-@lru_cache(maxsize=1)
-def _token_types() -> dict:
+@lru_cache(maxsize=1024)
+def _token_css(style_name: str, token_type) -> str:
+    return _inline_css(_style(style_name), token_type)
+
+
+def _text_css(style_name: str) -> str:
     from pygments.token import Text
 
-    return {"Text": Text}
+    return _token_css(style_name, Text)
 
 
 def _fence_language(info: str) -> str:
-    lang = info.strip().split(None, 1)[0] if info.strip() else ""
+    """Goldmark's language: the info string up to the first space, before any ``{``."""
+    lang = info.strip(_ASCII_WS).split(" ", 1)[0]
     return lang.split("{", 1)[0]
 
 
 # --- raw HTML --------------------------------------------------------------------------------
 
 _OMITTED = "<!-- raw HTML omitted -->"
-_HTML_BLOCK_CLOSERS = (
-    (
-        re.compile(r"^<(?:script|pre|style|textarea)(?=[\s>]|$)", re.I),
-        re.compile(r"</(?:script|pre|style|textarea)>", re.I),
-    ),
-    (re.compile(r"^<!--"), re.compile(r"-->")),
-    (re.compile(r"^<\?"), re.compile(r"\?>")),
-    (re.compile(r"^<![A-Za-z]"), re.compile(r">")),
-    (re.compile(r"^<!\[CDATA\["), re.compile(r"\]\]>")),
-)
+# markdown-it's start and end patterns of the HTML block kinds that end with a closing
+# sequence (script/pre/style/textarea, comment, processing instruction, declaration, CDATA).
+_HTML_BLOCK_CLOSERS = [(start, end) for start, end, _ in HTML_SEQUENCES[:5]]
 
 
 def _is_comment(raw: str) -> bool:
@@ -1481,9 +1847,24 @@ def _plain_text_node(children: list[Token], i: int, out: list[str]) -> int:
     elif token.nesting == 1:
         end = _matching_close(children, i)
         if i + 1 < end:
-            _plain_text_node(children, i + 1, out)
+            inner: list[str] = []
+            _plain_text_node(children, i + 1, inner)
+            first = "".join(inner)
+            if children[i + 1].type == "text":
+                first = _first_text_node(first)
+            out.append(first)
         return end + 1
     return i + 1
+
+
+# An unmatched emphasis or strikethrough delimiter stays a separate node in Goldmark,
+# merged into the text before it, so a container's first text child ends after it.
+_DELIMITER_RUN_RE = re.compile(r"[*_]+|(?<!~)~{1,2}(?!~)")
+
+
+def _first_text_node(text: str) -> str:
+    m = _DELIMITER_RUN_RE.search(text)
+    return text[: m.end()] if m else text
 
 
 def _matching_close(children: list[Token], i: int) -> int:
@@ -1653,7 +2034,15 @@ class _Rules:
             css = f' class="language-{escapeHtml(lang)}"' if lang else ""
             return f"<pre><code{css}>{escapeHtml(token.content)}</code></pre>\n"
         ordinal = env["_fences"] = env.get("_fences", -1) + 1
-        return self.highlighter.block(token.content, token.info, ordinal)
+        info = token.info
+        if (
+            len(info) == 1
+            and info.isascii()
+            and token.map
+            and token.map[0] == env.get("_last_line")
+        ):
+            info = ""  # Goldmark drops a one-byte info string that ends the source
+        return self.highlighter.block(token.content, info, ordinal)
 
     # tables, laid out like Hugo's embedded table template
     def r_table_open(self, r, tokens, idx, env):
@@ -1742,46 +2131,72 @@ def _build_parser(s: _Settings) -> MarkdownIt:
     md.normalizeLink = _url_escape
     md.normalizeLinkText = lambda url: url
     md.validateLink = lambda url: True
-    if s.table:
-        md.enable("table")
-    md.inline.ruler.at("text", _text_rule(s.linkify))
-    if s.linkify:
-        md.inline.ruler.after("text", "gm_linkify", _linkify_rule(s.linkify_protocol))
-    if s.strikethrough:
-        md.inline.ruler.before("emphasis", "gm_strikethrough", _strikethrough_tokenize)
-        md.inline.ruler2.before("emphasis", "gm_strikethrough", _strikethrough_post)
-    if s.task_list:
-        md.inline.ruler.before("link", "task_checkbox", _task_rule)
     if s.footnote:
         footnote_plugin(md, inline=False)
     if s.definition_list:
         deflist_plugin(md)
-        md.core.ruler.after("block", "deflist_tightness", _deflist_tightness_core)
-    if s.emoji:
-        md.inline.ruler.push("emoji", _emoji_rule)
-    if s.typographer:
-        md.inline.ruler.push("typographer", _typographer_rule(s.typographer))
-    for kind in ("paragraph", "heading", "lheading"):
-        rule = _block_rule(md, kind)
-        md.block.ruler.at(kind, _ascii_trimmed(rule.fn, kind), {"alt": list(rule.alt)})
-    reference, paragraph = _block_rule(md, "reference"), _block_rule(md, "paragraph").fn
-    md.block.ruler.at(
-        "reference",
-        _reference_then_paragraph(reference.fn, paragraph),
-        {"alt": list(reference.alt)},
-    )
-    md.core.ruler.at("inline", _core_inline)
-    md.core.ruler.after("block", "list_tightness", _list_tightness_core)
-    if s.attribute_title:
-        md.core.ruler.before("inline", "heading_attributes", _heading_attributes_core)
+    _install_block_rules(md)
+    _install_inline_rules(md, s)
+    _install_core_rules(md, s)
     return md
 
 
-# Go's unicode.IsSpace, which bytes.TrimSpace uses (str.strip would also drop U+001C-U+001F).
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+def _replace_rule(ruler, name: str, wrap) -> None:
+    rule = next(r for r in ruler.__rules__ if r.name == name)
+    ruler.at(name, wrap(rule.fn), {"alt": list(rule.alt)})
 
 
-def _trim_short_html(markup: str) -> str:
+def _install_block_rules(md: MarkdownIt) -> None:
+    for kind in ("paragraph", "heading", "lheading"):
+        _replace_rule(md.block.ruler, kind, lambda fn, kind=kind: _ascii_trimmed(fn, kind))
+    _replace_rule(md.block.ruler, "html_block", _html_block_rule)
+    paragraph = _block_rule(md, "paragraph").fn
+    _replace_rule(md.block.ruler, "reference", lambda fn: _reference_then_paragraph(fn, paragraph))
+
+
+def _install_inline_rules(md: MarkdownIt, s: _Settings) -> None:
+    ruler = md.inline.ruler
+    ruler.at("text", _text_rule(s.linkify))
+    ruler.at("newline", _newline_rule)
+    _replace_rule(ruler, "escape", _escape_rule)
+    if s.task_list:
+        ruler.before("link", "task_checkbox", _task_rule)
+    if s.linkify:
+        ruler.after("text", "gm_linkify", _linkify_rule(s.linkify_protocol))
+        openers = [r.fn for r in ruler.__rules__ if r.name in ("link", "footnote_ref")]
+        ruler.before("link", "link_labels", _label_rule(openers))
+    ruler.before("html_inline", "gm_declaration_case", _lowercase_declaration)
+    if s.strikethrough:
+        ruler.before("emphasis", "gm_strikethrough", _strikethrough_tokenize)
+        md.inline.ruler2.before("emphasis", "gm_strikethrough", _strikethrough_post)
+    if s.emoji:
+        ruler.push("emoji", _emoji_rule)
+    if s.typographer:
+        ruler.push("typographer", _typographer_rule(s.typographer))
+
+
+def _install_core_rules(md: MarkdownIt, s: _Settings) -> None:
+    md.core.ruler.at("inline", _core_inline)
+    # Block-level fix-ups, in Goldmark's order: duplicate footnotes are dropped, definition
+    # terms interrupt paragraphs while blocks are parsed, tables are cut out of finished
+    # paragraphs, and list tightness is decided when the list closes.
+    fixups = [
+        ("footnote_first", _footnote_first_definition_core, s.footnote),
+        ("deflist_terms", _deflist_terms_core, s.definition_list),
+        ("tables", _tables_core, s.table),
+        ("list_tightness", _list_tightness_core, True),
+        ("deflist_tightness", _deflist_tightness_core, s.definition_list),
+    ]
+    previous = "block"
+    for name, rule, enabled in fixups:
+        if enabled:
+            md.core.ruler.after(previous, name, rule)
+            previous = name
+    if s.attribute_title:
+        md.core.ruler.before("inline", "heading_attributes", _heading_attributes_core)
+
+
+def trim_short_html(markup: str) -> str:
     """Hugo's markdownify: output with exactly one ``<p>`` is trimmed, and unwrapped if
     that paragraph is all there is."""
     if markup.count("<p>") != 1:
@@ -1792,18 +2207,23 @@ def _trim_short_html(markup: str) -> str:
     return markup
 
 
+# Commas between options, not inside brackets or quotes: hl_lines=[2,3] stays one option.
+_OPTION_SPLIT = re.compile(r""",(?=(?:[^"\[\]]|"[^"]*"|\[[^\]]*\])*$)""")
+
+
 class MarkdownRenderer:
     """Hugo-compatible Markdown rendering for one site configuration."""
 
     def __init__(self, markup: dict | None, enable_emoji: bool = False):
         self.settings = _settings(markup, enable_emoji)
         self._md = _build_parser(self.settings)
-        _Rules(self.settings, _Highlighter(self.settings)).install(self._md)
+        self._highlighter = _Highlighter(self.settings)
+        _Rules(self.settings, self._highlighter).install(self._md)
         self._fast = _FastPath(self.settings)
 
     def render(self, text: str) -> RenderedMarkdown:
         """Render a page body: HTML plus the headings (with their IDs) for the TOC."""
-        env: dict[str, Any] = {}
+        env: dict[str, Any] = {"_last_line": -1 if text.endswith("\n") else text.count("\n")}
         tokens = self._md.parse(text, env)
         headings = self._headings(tokens, env)
         return RenderedMarkdown(self._md.renderer.render(tokens, self._md.options, env), headings)
@@ -1813,7 +2233,13 @@ class MarkdownRenderer:
         fast = self._fast.render(text)
         if fast is not None:
             return fast
-        return _trim_short_html(self.render(text).html)
+        return trim_short_html(self.render(text).html)
+
+    def highlight(self, code: str, lang: str, options: str = "") -> str:
+        """Hugo's ``highlight`` shortcode: options written as ``linenos=table,hl_lines=2``."""
+        pairs = [p.strip() for p in _OPTION_SPLIT.split(options) if p.strip()]
+        info = f"{lang} {{{' '.join(pairs)}}}" if pairs else lang
+        return self._highlighter.block(code.strip("\n"), info, 0, final_newline=False)
 
     def toc(self, headings: list[Heading]) -> str:
         """Hugo's ``.TableOfContents`` for these headings."""
@@ -1902,12 +2328,22 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 # HTML other than <br>, an entity, a URL or an e-mail address takes the full path.
 
 _FAST_REJECT = re.compile(
-    r"""[*_\[\]`\\!~:|#@&{}$^\t\r\x00]|www\."""
-    r"""|<(?!br ?/?>)|(?<!<br)(?<!<br/)(?<!<br /)>"""
-    r"""|^(?:[ =+\-]|\d{1,9}[.)]|<br ?/?> *$)|[ ]$""",
+    r"""[*_\[\]`\\!~:|#@&{}$^\t\r\x00]|www\."""  # Markdown syntax, entities, URLs
+    r"""|<(?!br ?/?>)|(?<!<br)(?<!<br/)(?<!<br /)>"""  # HTML other than <br>
+    r"""|^ *(?:[=+\-]|\d{1,9}[.)]|<br ?/?>\s*$)|^ +$"""  # block starts, blank-looking lines
+    r"""|(?:\A\n*|\n\n) {4}""",  # indented code
     re.M,
 )
 _FAST_TYPO = re.compile(r"""['"\-.]""")
+_LINE_SPACES = re.compile(r"( *)\n *")
+
+
+def _line_break(m: re.Match) -> str:
+    spaces = m.group(1)
+    return _hard_break_keep(spaces) + "<br>\n" if len(spaces) >= 2 else "\n"
+
+
+_BR_TAG = re.compile(r"<br ?/?>")
 
 
 class _FastPath:
@@ -1917,40 +2353,43 @@ class _FastPath:
         self.br = None if s.unsafe else _OMITTED
 
     def render(self, text: str) -> str | None:
+        """The markdownify output for ``text``, or None when the full path is needed."""
         if not self.enabled or _FAST_REJECT.search(text):
             return None
-        text = text.strip("\n")
-        if not text:
+        body = text.strip("\n")
+        if not body:
             return None
-        blocks = text.split("\n\n")
+        blocks = body.split("\n\n")
         if any(not b or b.startswith("\n") or b.endswith("\n") for b in blocks):
             return None  # runs of blank lines: leave them to the full path
-        last = len(blocks) - 1
-        paragraphs = [
-            self._paragraph(b, i < last or text != text.rstrip("\n")) for i, b in enumerate(blocks)
-        ]
+        counter = _QuoteCount()
+        paragraphs = [self._paragraph(block, counter) for block in blocks]
         if len(paragraphs) == 1:
             return paragraphs[0].strip(_GO_SPACE)
         return "".join(f"<p>{p}</p>\n" for p in paragraphs)
 
-    def _paragraph(self, block: str, eol: bool) -> str:
+    def _paragraph(self, block: str, counter: _QuoteCount) -> str:
+        # The same text markdown-it's inline parser gets: outer spaces trimmed.
+        block = block.strip(" ")
         if self.s.typographer and _FAST_TYPO.search(block):
-            block = self._typography(block, eol)
+            block = self._typography(block, counter)
         else:
             block = block.replace('"', "&quot;")
         if self.br is not None and "<br" in block:
-            block = re.sub(r"<br ?/?>", self.br, block)
+            block = _BR_TAG.sub(self.br, block)
+        if " \n" in block or "\n " in block:
+            block = _LINE_SPACES.sub(_line_break, block)
         return block
 
-    def _typography(self, block: str, eol: bool) -> str:
-        subs, counter = self.s.typographer, _QuoteCount()
+    def _typography(self, block: str, counter: _QuoteCount) -> str:
+        subs = self.s.typographer
         out, pos = [], 0
         for m in _FAST_TYPO.finditer(block):
             start = m.start()
             if start < pos:
                 continue
             before = block[start - 1] if start else "\n"
-            found = _typography(subs, _line_at(block, start, eol), before, counter)
+            found = _typography(subs, _line_at(block, start), before, counter)
             if found is None:
                 continue
             out.append(block[pos:start].replace('"', "&quot;"))
