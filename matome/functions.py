@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from .content.page import Page
 from .content.urls import urlize
-from .markup.expand import ShortcodeProblem
+from .markup.expand import ShortcodeProblem, merge_placeholder_runs
 from .markup.markdown import MarkdownRenderer
 from .markup.sanitize import clean_html, css_color, escape_unknown_tags
 from .site import Site
@@ -87,7 +87,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
 
     def render_string(text: Any) -> Markup:
         """Hugo's ``.Page.RenderString`` with ``display = block``."""
-        return Markup(markdown.render(str(text)).html)
+        return Markup(markdown.render(merge_placeholder_runs(str(text))).html)
 
     def highlight(code: Any, lang: str = "", options: str = "") -> Markup:
         return Markup(markdown.highlight(str(code), str(lang), str(options or "")))

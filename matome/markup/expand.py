@@ -21,7 +21,12 @@ from ..errors import SourceError
 from .markdown import MarkdownRenderer
 from .shortcodes import Shortcode, parse_shortcodes
 
-_PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC(\d+)HBHB(?:</p>\n?)?")
+_PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC([\d_]+)HBHB(?:</p>\n?)?")
+# Placeholders alone in consecutive paragraphs (blank lines between, nothing else).
+_PLACEHOLDER_RUN = re.compile(
+    r"(?:\A|(?<=\n\n))HAHAMATOMESC\d+HBHB(?:[ \t]*\n(?:[ \t]*\n)+HAHAMATOMESC\d+HBHB)+[ \t]*(?=\n[ \t]*\n|\n?\Z)"
+)
+_FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _MORE = re.compile(r"<!--\s*more\s*-->", re.I)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
 
@@ -102,6 +107,7 @@ class ContentRenderer:
         outputs: list[str] = []
         source = self._expand(nodes, page, None, outputs, path)
         more = _MORE.search(source)
+        source = merge_placeholder_runs(source)
         rendered = self.markdown.render(_MORE.sub("", source, count=1) if more else source)
         html = _put_back(rendered.html, outputs)
         if more:
@@ -175,6 +181,23 @@ def _display_path(page: Page) -> str:
     return f"content/{page.file.path}" if page.file else page.out_path
 
 
+def merge_placeholder_runs(source: str) -> str:
+    """One paragraph for a run of block shortcodes, instead of one paragraph each.
+
+    Each of those paragraphs would be replaced by its output anyway, so the HTML is
+    the same; Markdown just parses one paragraph where a matome article has eighty.
+    Not inside fenced code, where blank lines between the calls are code.
+    """
+    if "HBHB\n" not in source or _FENCE.search(source):
+        return source
+    return _PLACEHOLDER_RUN.sub(_merged_token, source)
+
+
+def _merged_token(m: re.Match) -> str:
+    numbers = re.findall(r"HAHAMATOMESC(\d+)HBHB", m.group(0))
+    return f"HAHAMATOMESC{'_'.join(numbers)}HBHB"
+
+
 def _put_back(html: str, outputs: list[str]) -> str:
     if not outputs:
         return html
@@ -183,7 +206,7 @@ def _put_back(html: str, outputs: list[str]) -> str:
 
 def _restore(m: re.Match, outputs: list[str]) -> str:
     # An output may hold the placeholders of shortcodes nested in it.
-    out = _put_back(outputs[int(m.group(1))], outputs)
+    out = "".join(_put_back(outputs[int(n)], outputs) for n in m.group(1).split("_"))
     text = m.group(0)
     # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
     if text.startswith("<p>") and text.rstrip("\n").endswith("</p>"):
