@@ -55,10 +55,16 @@ def load_content(config: SiteConfig, now: datetime) -> LoadResult:
         directory = Path(dirpath)
         rel_dir = directory.relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
-        names = sorted(n for n in filenames if not _is_ignored(n))
+        names = sorted(
+            n
+            for n in filenames
+            if not _is_ignored(n) and _stays_inside(directory / n, root, result)
+        )
         leaf = next((n for n in names if _stem(n) == "index" and n.endswith(CONTENT_EXTS)), None)
         if leaf:
-            resources = _walk_files(directory)
+            resources = [
+                r for r in _walk_files(directory) if _stays_inside(directory / r, root, result)
+            ]
             resources.remove(leaf)
             _load_file(config, zone, now, root, rel_dir, leaf, resources, result)
             dirnames[:] = []  # everything below a leaf bundle belongs to it
@@ -74,6 +80,27 @@ def load_content(config: SiteConfig, now: datetime) -> LoadResult:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 result.static_files.append((directory / name, rel))
     return result
+
+
+def _stays_inside(path: Path, root: Path, result: LoadResult) -> bool:
+    """A symbolic link that leads out of ``content/`` is not followed (and said so)."""
+    if not path.is_symlink():
+        return True
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        rel = path.relative_to(root).as_posix()
+        result.warnings.append(
+            SourceError(
+                f"content/{rel}",
+                0,
+                0,
+                "symbolic link leads out of content/: not followed",
+                "warning",
+            )
+        )
+        return False
+    return True
 
 
 def _stem(name: str) -> str:

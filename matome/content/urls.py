@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 # Characters Hugo keeps in a path besides letters, digits and marks.
 _KEPT = frozenset("./\\_#+~-@")
@@ -71,9 +71,17 @@ def output_path_for(url_path: str) -> str:
 
 
 def is_safe_relative(path: str) -> bool:
-    """True if ``path`` stays inside the destination (no ``..``, absolute or drive parts)."""
-    if not path or "\x00" in path or "\\" in path or path.startswith("/"):
-        return False
-    if re.match(r"^[A-Za-z]:", path):
-        return False
-    return all(part not in ("..", ".") for part in path.split("/"))
+    """True if ``path`` stays inside the destination, as written and once percent-decoded.
+
+    Refused: ``..`` and ``.`` segments, absolute paths, drive letters, NUL and
+    backslashes (a path separator on Windows), in either form, since a server in
+    front of the site may decode ``%2e%2e`` before it looks at the disk.
+    """
+    for form in (path, unquote(path)):
+        if not form or "\x00" in form or "\\" in form or form.startswith("/"):
+            return False
+        if re.match(r"^[A-Za-z]:", form):
+            return False
+        if any(part in ("..", ".") for part in form.split("/")):
+            return False
+    return True

@@ -36,7 +36,7 @@ def plan_outputs(site: Site, static_dirs: list[Path]) -> tuple[list[Output], lis
     outputs: list[Output] = []
     config = site.config
     for page in site.pages:
-        origin = f"content/{page.file.path}" if page.file else f"{page.kind} {page.rel_permalink}"
+        origin = _origin(page)
         for fmt in page.outputs:
             if fmt == "html":
                 outputs.append(Output("page", page.out_path, page.index, origin=origin))
@@ -60,6 +60,15 @@ def plan_outputs(site: Site, static_dirs: list[Path]) -> tuple[list[Output], lis
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
     outputs.extend(_static_outputs(static_dirs, {o.out_path for o in outputs}))
     return _check_targets(outputs)
+
+
+def _origin(page) -> str:
+    """The file to blame for a page's outputs; a term blames the first page that uses it."""
+    if page.file:
+        return f"content/{page.file.path}"
+    if page.kind == "term" and page.pages and page.pages[0].file:
+        return f"content/{page.pages[0].file.path} ({page.taxonomy} {page.term!r})"
+    return f"{page.kind} {page.rel_permalink}"
 
 
 def _pager_outputs(page, origin: str) -> list[Output]:
