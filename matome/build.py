@@ -292,6 +292,7 @@ def _map(func, items: list, workers: int) -> list:
 def _make_staging(destination: Path) -> Path:
     """A fresh folder beside the destination, pre-filled with hard links to the last build."""
     destination.parent.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(destination)
     staging = destination.with_name(f".{destination.name}.staging-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
     if destination.is_dir():
@@ -299,6 +300,25 @@ def _make_staging(destination: Path) -> Path:
     else:
         staging.mkdir()
     return staging
+
+
+def _remove_leftovers(destination: Path) -> None:
+    """Staging folders of builds that were killed (their process is gone) are garbage."""
+    for path in destination.parent.glob(f".{destination.name}.*-*"):
+        kind, _, pid = path.name.rpartition("-")
+        if not kind.endswith((".staging", ".old")) or not pid.isdigit() or _alive(int(pid)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _link_or_copy(src: str, dst: str) -> None:

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, check, hn, new
 from .build import BuildReport, build
 from .config import Flags
 from .errors import BuildFailed, SourceError
@@ -42,6 +42,26 @@ def make_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument(
         "--jobs", "-j", type=int, help="worker processes (default: one per core)"
     )
+    new_cmd = commands.add_parser("new", help="new site DIR | new content posts/NAME/index.md")
+    new_cmd.add_argument("kind", choices=["site", "content"])
+    new_cmd.add_argument("path", help="the new site's folder, or a path under content/")
+    new_cmd.add_argument("-s", "--source", default=".", help="the site's folder (default: .)")
+    new_cmd.set_defaults(run=new.run)
+    imp = commands.add_parser("import", help="import hn SOURCE: a Hacker News thread as a draft")
+    imp.add_argument("what", choices=["hn"])
+    imp.add_argument("thread", help="saved thread JSON (Algolia or official API), item id or URL")
+    imp.add_argument("-s", "--source", default=".", help="the site's folder (default: .)")
+    imp.add_argument("-o", "--output", help="article path under content/ (default: by date+title)")
+    imp.add_argument("--first", type=int, default=30, help="comments before the first details")
+    imp.add_argument("--per-block", type=int, default=30, help="comments per details block")
+    imp.add_argument("--max", type=int, default=0, help="at most this many comments (0: all)")
+    imp.add_argument("--date", help="the article's date, YYYY-MM-DD (default: the thread's)")
+    imp.add_argument("--force", action="store_true", help="overwrite an existing article")
+    imp.set_defaults(run=hn.run)
+    check_cmd = commands.add_parser("check", help="list every content problem, exit 1 on errors")
+    check_cmd.add_argument("site", nargs="?", default=".", help="the site's folder (default: .)")
+    check_cmd.add_argument("--format", choices=["text", "json"], default="text")
+    check_cmd.set_defaults(run=check.run)
     return parser
 
 
@@ -62,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     if args.command == "build":
         return run_build(args)
+    if args.command in ("new", "import", "check"):
+        return args.run(args)
     make_parser().print_help()
     return 2
 
