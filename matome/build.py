@@ -25,10 +25,12 @@ from .config import Flags, SiteConfig, load_config
 from .content.loader import load_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
+from .images import prepare_thumbnails
 from .markup.expand import ContentRenderer, RenderedContent
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
 from .render import layout_candidates, make_environment, select_layout, template_error, theme_dir
+from .search import index_site, search_enabled
 from .site import Site, build_site
 
 # Below this many pages, forking costs more than it saves.
@@ -96,8 +98,13 @@ def build(
     global _STATE
     _STATE = BuildState(site, env, content, destination, config.minify)
     errors += _render_all_content(site, workers)
+    # Once per (image, size) for the whole build, before the output workers fork.
+    thumbnails, image_warnings = prepare_thumbnails(site, workers)
+    report.warnings += image_warnings
     static_dirs = [theme_dir() / "static", source / "static"]
-    outputs, plan_errors = plan_outputs(site, list(dict.fromkeys(d.resolve() for d in static_dirs)))
+    outputs, plan_errors = plan_outputs(
+        site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails
+    )
     errors += plan_errors
     if errors:
         raise BuildFailed(_sorted_errors(errors))
@@ -110,6 +117,11 @@ def build(
             raise BuildFailed(_sorted_errors(write_errors))
         if clean:
             report.cleaned = _clean_stale(staging, written)
+        if search_enabled(config.params):
+            search_files, search_errors = index_site(staging)
+            if search_errors:
+                raise BuildFailed(search_errors)
+            report.non_page_files += search_files
         _swap_in(staging, destination)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

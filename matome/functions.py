@@ -6,6 +6,7 @@ Hugo's in snake_case, as filters and as globals.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,6 +15,7 @@ from markupsafe import Markup
 
 from .content.page import Page
 from .content.urls import urlize
+from .images import thumbnail
 from .markup.expand import ShortcodeProblem, merge_placeholder_runs
 from .markup.markdown import MarkdownRenderer
 from .markup.sanitize import clean_html, css_color, escape_unknown_tags
@@ -114,4 +116,5 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         get_page=get_page,
         error=raise_error,
         highlight=highlight,
+        thumbnail=functools.partial(thumbnail, site),
     )

@@ -143,6 +143,10 @@ GRAMMAR: dict[str, str] = {
 
 BUILTINS: dict[str, str] = {
     "details_basic": "{{< details >}}\nHidden **text**.\n{{< /details >}}\n",
+    "details_back_to_back": (
+        '{{< details summary="1" >}}\nOne.\n{{</details>}}\n{{< details summary="2" >}}\nTwo.\n'
+        "{{</details>}}\n"
+    ),
     "details_summary_markdown": '{{< details summary="**Bold** _and_ [link](/x)" >}}\nx\n{{< /details >}}\n',
     "details_open_true": '{{< details summary="s" open=true >}}\nx\n{{< /details >}}\n',
     "details_open_string": '{{< details summary="s" open="true" >}}\nx\n{{< /details >}}\n',
@@ -385,6 +389,11 @@ SAFE_CASES: dict[str, str] = {
 
 # Cases where matome differs from Hugo on purpose: {case: reason}.
 KNOWN_DIFFERENCES: dict[str, str] = {
+    "details_back_to_back": (
+        "calls on consecutive lines form one paragraph: Hugo wraps their block output in "
+        "<p>...</p> (invalid HTML: <p><details>); matome drops that <p>. Real articles end one "
+        "details block and open the next on the following line"
+    ),
     "quote_fullwidth_href": (
         "a bare URL that is the text of a raw <a>: Goldmark's linkify makes it a second link "
         "nested inside the first (invalid HTML); matome leaves the link text as text"

@@ -8,6 +8,8 @@ named as DESIGN.md's template API says.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +26,9 @@ class _ZeroDate(datetime):
 
 
 ZERO_DATE = _ZeroDate(1, 1, 1, tzinfo=UTC)
+
+# A matomeQuote call, not one inside a {{</* comment */>}} (those start with "/*").
+_MATOME_QUOTE = re.compile(r"\{\{[<%]\s*matomeQuote\b")
 
 
 @dataclass
@@ -144,6 +149,11 @@ class Page:
     resource_names: list[str] = field(default_factory=list)  # bundle files, set by the loader
     site_params: dict = field(default_factory=dict)
     site: Any = None  # the Site this page belongs to, set by the site graph
+
+    @functools.cached_property
+    def comment_count(self) -> int:
+        """How many comments the article quotes (its matomeQuote calls), for list cards."""
+        return len(_MATOME_QUOTE.findall(self.body))
 
     @property
     def related(self) -> list[Page]:

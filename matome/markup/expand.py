@@ -26,6 +26,9 @@ _PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC([\d_]+)HBHB(?:</p>\n?)?")
 _PLACEHOLDER_RUN = re.compile(
     r"(?:\A|(?<=\n\n))HAHAMATOMESC\d+HBHB(?:[ \t]*\n(?:[ \t]*\n)+HAHAMATOMESC\d+HBHB)+[ \t]*(?=\n[ \t]*\n|\n?\Z)"
 )
+_PLACEHOLDER_PARAGRAPH = re.compile(
+    r"<p>((?:HAHAMATOMESC[\d_]+HBHB[ \t]*\n)+HAHAMATOMESC[\d_]+HBHB)</p>\n?"
+)
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _MORE = re.compile(r"<!--\s*more\s*-->", re.I)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
@@ -201,7 +204,17 @@ def _merged_token(m: re.Match) -> str:
 def _put_back(html: str, outputs: list[str]) -> str:
     if not outputs:
         return html
+    # A paragraph of several calls on consecutive lines: Hugo keeps the <p> around them,
+    # which is invalid HTML around block output (<p><details>); matome drops it.
+    html = _PLACEHOLDER_PARAGRAPH.sub(lambda m: _restore_lines(m, outputs), html)
     return _PLACEHOLDER.sub(lambda m: _restore(m, outputs), html)
+
+
+def _restore_lines(m: re.Match, outputs: list[str]) -> str:
+    tokens = m.group(1).split()
+    return "\n".join(
+        _put_back(t.replace("HAHAMATOMESC", "<p>HAHAMATOMESC") + "</p>", outputs) for t in tokens
+    )
 
 
 def _restore(m: re.Match, outputs: list[str]) -> str:

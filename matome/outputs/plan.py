@@ -9,6 +9,7 @@ same path (Hugo's "duplicate target paths") and split the work across workers.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,10 @@ class Output:
     origin: str = ""  # what asked for this path, for duplicate-target errors
 
 
-def plan_outputs(site: Site, static_dirs: list[Path]) -> tuple[list[Output], list[SourceError]]:
+def plan_outputs(
+    site: Site, static_dirs: list[Path], generated: Sequence[Output] = ()
+) -> tuple[list[Output], list[SourceError]]:
+    """``generated``: files made before planning (thumbnails), written as copies."""
     outputs: list[Output] = []
     config = site.config
     for page in site.pages:
@@ -58,6 +62,7 @@ def plan_outputs(site: Site, static_dirs: list[Path]) -> tuple[list[Output], lis
     outputs.append(Output("404", "404.html", origin="404"))
     for source, rel in site.static_content:
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
+    outputs.extend(generated)
     outputs.extend(_static_outputs(static_dirs, {o.out_path for o in outputs}))
     return _check_targets(outputs)
 

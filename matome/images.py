@@ -1,0 +1,316 @@
+"""Thumbnails: feature images resolved the way the Blowfish theme does, resized with Pillow.
+
+The real blog has 52 images shared by 1,933 articles, so the work is keyed by
+image, not by page: every (source, width, format) is encoded once per build,
+in the parent process before the output workers fork, and once ever thanks to
+a cache in ``<site>/resources/_gen/images/matome/`` (the folder Hugo uses for
+its own processed images). Outputs are copies of cached files, named after a
+hash of the source's bytes and the size, under ``thumbnails/``.
+
+Templates call ``thumbnail(page_or_asset_path, width, format="webp")``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from .content.page import Page
+from .errors import SourceError
+from .outputs.plan import Output
+
+# Bump when encoding changes, so cached files made the old way are not reused.
+ENCODER_VERSION = 1
+QUALITY = {"webp": 80, "jpg": 82}
+
+# What the default theme shows: list cards, the article hero, the OpenGraph image
+# (JPEG, which every link preview reads) and the author's round picture.
+CARD = ((480, "webp"),)
+HERO = ((1200, "webp"), (1200, "jpg"))
+AVATAR = ((160, "webp"),)
+PAGE_SIZES = CARD + HERO
+
+# Blowfish looks for these bundle images before the featureimage parameter.
+BUNDLE_PATTERNS = ("*feature*", "*cover*", "*thumbnail*")
+RASTER = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif", ".bmp", ".tif", ".tiff")
+
+
+@dataclass(frozen=True)
+class Thumbnail:
+    """What a template gets: where the image is and its size in pixels (0 when unknown)."""
+
+    rel_permalink: str
+    permalink: str
+    width: int = 0
+    height: int = 0
+
+    def __str__(self) -> str:
+        return self.rel_permalink
+
+
+@dataclass
+class PreparedImages:
+    """Every thumbnail of one build, by (source file, requested width, format)."""
+
+    by_key: dict[tuple[str, int, str], Thumbnail]
+    sources: dict[str, Path | str]  # "page:<index>" or "asset:<path>" -> file or remote URL
+    outputs: list[Output]
+
+
+# Set by prepare_thumbnails before the workers fork, so they inherit it.
+_PREPARED: dict[int, PreparedImages] = {}
+
+
+def glob_regex(pattern: str) -> re.Pattern:
+    """Hugo's resource globs: ``*`` stays inside a folder, ``**`` crosses them, ``{a,b}``."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "{":
+            end = pattern.find("}", i)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                options = pattern[i + 1 : end].split(",")
+                out.append("(?:" + "|".join(glob_regex(o).pattern[:-2] for o in options) + ")")
+                i = end + 1
+                continue
+        elif c == "[":
+            end = pattern.find("]", i)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                out.append(pattern[i : end + 1])
+                i = end + 1
+                continue
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z", re.IGNORECASE)
+
+
+class Assets:
+    """The site's ``assets/`` folder, for Hugo's ``resources.Get`` and ``resources.GetMatch``."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+        self.names = [p.relative_to(root).as_posix() for p in files]
+
+    def get_match(self, pattern: str) -> Path | None:
+        pattern = pattern.strip().lstrip("/")
+        if not pattern:
+            return None
+        exact = {n.lower(): n for n in self.names}.get(pattern.lower())
+        if exact:
+            return self.root / exact
+        regex = glob_regex(pattern)
+        return next((self.root / n for n in self.names if regex.match(n)), None)
+
+
+def feature_source(page: Page, assets: Assets) -> Path | str | None:
+    """The page's feature image as Blowfish finds it: a file, a remote URL, or nothing."""
+    if _param(page.params, "hideFeatureImage") is True:
+        return None
+    images = [r for r in page.resources if r.name.lower().endswith((*RASTER, ".svg"))]
+    for pattern in BUNDLE_PATTERNS:
+        regex = glob_regex(pattern)
+        found = next((r for r in images if regex.match(r.name)), None)
+        if found is not None:
+            return found.source
+    value = _param(page.params, "featureimage")
+    if isinstance(value, str) and value.strip():
+        if value.startswith(("http://", "https://", "//")):
+            return value
+        found = assets.get_match(value)
+        if found is not None:
+            return found
+    default = _param(page.site_params, "defaultFeaturedImage")
+    return assets.get_match(default) if isinstance(default, str) else None
+
+
+def _param(params: dict, name: str) -> Any:
+    """Front matter and params keys are case-insensitive, as in Hugo."""
+    return next((v for k, v in params.items() if str(k).lower() == name.lower()), None)
+
+
+def _site_images(params: dict) -> list[tuple[str, tuple]]:
+    """Site-wide images the theme shows, with the sizes it shows them at."""
+
+    def get(*path: str) -> Any:
+        node: Any = params
+        for key in path:
+            node = _param(node, key) if isinstance(node, dict) else None
+        return node
+
+    wanted = [
+        (get("homepage", "homepageImage"), HERO),
+        (get("author", "image"), AVATAR),
+        (get("defaultFeaturedImage"), PAGE_SIZES),
+    ]
+    return [(v, sizes) for v, sizes in wanted if isinstance(v, str) and v.strip()]
+
+
+def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceError]]:
+    """Make every thumbnail the theme shows (from the cache when it can); return copy outputs."""
+    config = site.config
+    source_root = Path(config.source)
+    assets = Assets(source_root / str(config.get("assetdir") or "assets"))
+    cache = source_root / "resources" / "_gen" / "images" / "matome"
+    wanted: dict[Path, set[tuple[int, str]]] = {}
+    sources: dict[str, Path | str] = {}
+    for page in site.regular_pages:  # the theme shows images of articles only
+        found = feature_source(page, assets)
+        if found is None:
+            continue
+        sources[f"page:{page.index}"] = found
+        if isinstance(found, Path):
+            wanted.setdefault(found, set()).update(PAGE_SIZES)
+    for value, sizes in _site_images(config.params):
+        if value.startswith(("http://", "https://", "//")):
+            sources[f"asset:{value}"] = value
+            continue
+        found = assets.get_match(value)
+        if found is not None:
+            sources[f"asset:{value}"] = found
+            wanted.setdefault(found, set()).update(sizes)
+
+    jobs_list = [(src, w, fmt) for src, sizes in wanted.items() for w, fmt in sorted(sizes)]
+    warnings: list[SourceError] = []
+    by_key: dict[tuple[str, int, str], Thumbnail] = {}
+    outputs: list[Output] = []
+    digests: dict[Path, str] = {}
+    for src in wanted:
+        try:
+            digests[src] = hashlib.sha256(src.read_bytes()).hexdigest()
+        except OSError as e:
+            warnings.append(SourceError(str(src), 0, 0, f"cannot read image: {e}", "warning"))
+    todo = [job for job in jobs_list if job[0] in digests]
+    with ThreadPoolExecutor(max(1, jobs)) as pool:  # Pillow encodes without holding the GIL
+        results = list(pool.map(lambda job: _make(job, digests[job[0]], cache), todo))
+    base = config.base_url.rstrip("/")
+    for (src, width, fmt), result in zip(todo, results, strict=True):
+        if isinstance(result, SourceError):
+            warnings.append(result)
+            continue
+        cached, size = result
+        out_path = f"thumbnails/{cached.name}"
+        rel = config.base_path + "/" + quote(out_path)
+        by_key[(str(src), width, fmt)] = Thumbnail(rel, base + "/" + quote(out_path), *size)
+        outputs.append(Output("copy", out_path, source=cached, origin=f"thumbnail of {src}"))
+    # One output per file even when two sources have the same bytes.
+    outputs = list({o.out_path: o for o in outputs}.values())
+    _PREPARED.clear()  # one site per build; a long-running `matome serve` keeps only the last
+    _PREPARED[id(site)] = PreparedImages(by_key, sources, outputs)
+    return outputs, warnings
+
+
+def _make(job: tuple[Path, int, str], digest: str, cache: Path):
+    """One thumbnail in the cache: reused when there, else resized and encoded."""
+    src, width, fmt = job
+    ext = "svg" if src.suffix.lower() == ".svg" else fmt
+    if ext == "svg":
+        width = 0  # one copy of a vector serves every size
+    key = hashlib.sha256(
+        f"{digest}:{width}:{ext}:{QUALITY.get(ext)}:{ENCODER_VERSION}".encode()
+    ).hexdigest()[:16]
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", src.stem).strip("-")[:40] or "image"
+    target = cache / f"{stem}_{key}_{width}.{ext}"
+    meta = target.with_suffix(target.suffix + ".size")
+    try:
+        if target.is_file() and meta.is_file():
+            w, h = (int(n) for n in meta.read_text().split())
+            return target, (w, h)
+        cache.mkdir(parents=True, exist_ok=True)
+        if ext == "svg":  # vectors need no resizing; browsers scale them
+            _atomic_copy(src, target)
+            size = (0, 0)
+        else:
+            size = _encode(src, target, width, fmt)
+        # Written after the image and atomically: a file with its size is a finished one.
+        tmp = meta.with_name(f".{meta.name}.{os.getpid()}.tmp")
+        tmp.write_text(f"{size[0]} {size[1]}\n")
+        os.replace(tmp, meta)
+        return target, size
+    except Exception as e:  # a broken image must not stop the build: the card shows no image
+        return SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning")
+
+
+def _encode(src: Path, target: Path, width: int, fmt: str) -> tuple[int, int]:
+    from PIL import Image, ImageOps
+
+    with Image.open(src) as opened:
+        opened.seek(0)  # the first frame of an animation
+        image = ImageOps.exif_transpose(opened)
+        if image.width > width:  # never enlarge
+            height = max(1, round(image.height * width / image.width))
+            image = image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
+        if fmt == "jpg":
+            if image.mode in ("RGBA", "LA", "P"):
+                image = image.convert("RGBA")
+                flat = Image.new("RGB", image.size, (255, 255, 255))
+                flat.paste(image, mask=image.getchannel("A"))
+                image = flat
+            elif image.mode != "RGB":
+                image = image.convert("RGB")
+            options = {"quality": QUALITY["jpg"], "optimize": True, "progressive": True}
+            pil_format = "JPEG"
+        else:
+            if image.mode not in ("RGB", "RGBA"):
+                image = image.convert(
+                    "RGBA" if "A" in image.getbands() or image.mode == "P" else "RGB"
+                )
+            options = {"quality": QUALITY["webp"], "method": 4}
+            pil_format = "WEBP"
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        image.save(tmp, pil_format, **options)
+        os.replace(tmp, target)
+        return image.width, image.height
+
+
+def _atomic_copy(src: Path, target: Path) -> None:
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, target)
+
+
+def thumbnail(site, target: Any, width: int = 480, fmt: str = "webp") -> Thumbnail | None:
+    """The template function: ``thumbnail(page, 480)`` or ``thumbnail("hero.jpg", 1200)``.
+
+    None when there is no image. A remote feature image is returned as it is
+    (matome never downloads). A size the theme did not prepare falls back to
+    the nearest larger prepared one, so a site's own template still gets an image.
+    """
+    prepared = _PREPARED.get(id(site))
+    if prepared is None or target is None:
+        return None
+    key = f"page:{target.index}" if isinstance(target, Page) else f"asset:{target}"
+    source = prepared.sources.get(key)
+    if source is None:
+        return None
+    if isinstance(source, str):
+        return Thumbnail(source, source)
+    fmt = "jpg" if fmt in ("jpeg", "jpg") else fmt
+    found = prepared.by_key.get((str(source), int(width), fmt))
+    if found is not None:
+        return found
+    same = sorted(
+        (w, t) for (s, w, f), t in prepared.by_key.items() if s == str(source) and f == fmt
+    ) or sorted((w, t) for (s, w, _), t in prepared.by_key.items() if s == str(source))
+    larger = [t for w, t in same if w >= int(width)]
+    return larger[0] if larger else (same[-1][1] if same else None)

@@ -1,0 +1,143 @@
+"""The default theme's generated files: thumbnails (matome/images.py) and the search index (matome/search.py)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from matome import images
+
+try:  # tests/ as a package or as a plain directory on sys.path
+    from tests.theme_site import REPO, matome_build
+except ImportError:
+    from theme_site import REPO, matome_build
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def site(tmp_path) -> Path:
+    """A small site with the demo's thumbnails in assets/ and search off (fast)."""
+    root = tmp_path / "site"
+    write(
+        root / "hugo.toml",
+        'baseURL = "https://e.org/blog/"\ntitle = "T"\nlanguageCode = "ja"\n'
+        "[taxonomies]\n  tag = 'tags'\n[params]\n  enableSearch = false\n",
+    )
+    shutil.copytree(REPO / "assets", root / "assets")
+    for n, image in enumerate(
+        ["thumbnails/purple2.jpg", "THUMBNAILS/Green4.JPG", "thumbnails/purple2.jpg"]
+    ):
+        write(
+            root / f"content/posts/p{n}.md",
+            f"+++\ntitle = 'P{n}'\ndate = 2025-01-0{n + 1}\ntags = ['x']\nfeatureimage = '{image}'\n+++\n"
+            '{{<matomeQuote body="こんにちは" userName="u" createdAt="2025/01/01 10:00:00" color="">}}\n',
+        )
+    return root
+
+
+def test_glob_matches_like_hugo():
+    assert images.glob_regex("thumbnails/*.jpg").match("thumbnails/a.jpg")
+    assert not images.glob_regex("*.jpg").match("thumbnails/a.jpg")  # * stays in its folder
+    assert images.glob_regex("**.jpg").match("thumbnails/a.jpg")
+    assert images.glob_regex("{*cover*,*thumbnail*}").match("My-Cover.PNG")
+
+
+def test_thumbnails_are_resized_once_per_image_and_size_and_shared(site, tmp_path):
+    out = tmp_path / "out"
+    matome_build(site, out)
+    thumbs = sorted((out / "thumbnails").iterdir())
+    # Two distinct images (one named in another case) x three sizes, shared by three pages.
+    assert len(thumbs) == 6, thumbs
+    widths = sorted(Image.open(p).width for p in thumbs)
+    assert widths == [480, 480, 1200, 1200, 1200, 1200]
+    assert {p.suffix for p in thumbs} == {".webp", ".jpg"}
+    card = (out / "posts/index.html").read_text()
+    img = re.search(
+        r'<img src="(/blog/thumbnails/[^"]+_480\.webp)" alt="" width="480" height="(\d+)" loading="lazy"',
+        card,
+    )
+    assert img, card
+    assert (out / img.group(1).removeprefix("/blog/")).is_file()
+    article = (out / "posts/p0/index.html").read_text()
+    assert re.search(
+        r'<meta property="og:image" content="https://e\.org/blog/thumbnails/purple2_\w+_1200\.jpg">',
+        article,
+    )
+
+
+def test_the_image_cache_is_reused_and_keyed_by_content(site, tmp_path, monkeypatch):
+    matome_build(site, tmp_path / "out")
+    cache = site / "resources/_gen/images/matome"
+    before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
+    assert before
+
+    from matome.build import build
+    from matome.config import Flags
+
+    def no_encoding(*args):
+        raise AssertionError("a cached thumbnail was encoded again")
+
+    monkeypatch.setattr(images, "_encode", no_encoding)
+    report = build(site, Flags(destination=str(tmp_path / "out2")), jobs=1)
+    assert not [w for w in report.warnings if "thumbnail" in w.message]
+    assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before
+    monkeypatch.undo()
+
+    # New bytes under the same name: a new file name, so browsers never see a stale image.
+    Image.new("RGB", (800, 450), "red").save(site / "assets/thumbnails/purple2.jpg")
+    matome_build(site, tmp_path / "out3")
+    old = {n for n in before if n.startswith("purple2")}
+    new = {p.name for p in (tmp_path / "out3/thumbnails").iterdir() if p.name.startswith("purple2")}
+    assert new and not new & old
+
+
+def test_feature_images_resolve_as_blowfish_does(site, tmp_path):
+    write(
+        site / "content/posts/remote.md",
+        "+++\ntitle = 'R'\nfeatureimage = 'https://img.example/x.png'\n+++\n",
+    )
+    write(
+        site / "content/posts/missing.md", "+++\ntitle = 'M'\nfeatureimage = 'nowhere.jpg'\n+++\n"
+    )
+    bundle = site / "content/posts/bundle"
+    write(bundle / "index.md", "+++\ntitle = 'B'\n+++\n")
+    Image.new("RGB", (2000, 1000), "blue").save(bundle / "feature-photo.png")
+    out = tmp_path / "out"
+    matome_build(site, out)
+    assert (
+        '<meta property="og:image" content="https://img.example/x.png">'
+        in (out / "posts/remote/index.html").read_text()
+    )
+    assert "og:image" not in (out / "posts/missing/index.html").read_text()
+    hero = re.search(
+        r'<figure class="article-hero">\s*<img src="/blog/(thumbnails/feature-photo_\w+_1200\.webp)" alt="" width="1200" height="600"',
+        (out / "posts/bundle/index.html").read_text(),
+    )
+    assert hero and (out / hero.group(1)).is_file()
+
+
+def test_search_index_is_written_only_when_enabled_and_kept_when_nothing_changed(site, tmp_path):
+    out = tmp_path / "out"
+    matome_build(site, out)
+    assert not (out / "pagefind").exists()
+    config = site / "hugo.toml"
+    config.write_text(config.read_text().replace("enableSearch = false", "enableSearch = true"))
+    matome_build(site, out)
+    entry = out / "pagefind/pagefind-entry.json"
+    assert '"ja"' in entry.read_text()
+    # Comments are what readers search: the article is marked for Pagefind, with its comments.
+    assert "data-pagefind-body" in (out / "posts/p0/index.html").read_text()
+    mtime = entry.stat().st_mtime_ns
+    matome_build(site, out)
+    assert entry.stat().st_mtime_ns == mtime, "an unchanged site was indexed again"
+    write(site / "content/posts/p9.md", "+++\ntitle = 'P9'\n+++\n新しい記事\n")
+    matome_build(site, out)
+    assert entry.stat().st_mtime_ns != mtime
