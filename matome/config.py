@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from .errors import SourceError
+from .errors import SourceError, line_col
 
 CONFIG_EXTS = ("toml", "yaml", "yml", "json")
 ROOT_NAMES = ("hugo", "config")
@@ -52,28 +52,34 @@ def load_data_file(path: Path) -> dict:
 
 
 def parse_data(text: str, fmt: str, path: str, line_offset: int = 0) -> dict:
-    """Parse TOML/YAML/JSON text into a dict, turning parser errors into SourceErrors."""
+    """Parse TOML/YAML/JSON text into a dict, turning parser errors into SourceErrors.
+
+    Lines and columns count ``\\n`` only (as ``path:line:col`` everywhere in matome),
+    not YAML's other line breaks; ``line_offset`` is added to the line.
+    """
     try:
         if fmt == "toml":
             data = tomllib.loads(text)
         elif fmt in ("yaml", "yml"):
-            data = yaml.safe_load(text) if text.strip() else {}
+            data = yaml.load(text, Loader=_SafeLoader) if text.strip() else {}
         elif fmt == "json":
             data = json.loads(text) if text.strip() else {}
         else:
             raise SourceError(path, 0, 0, f"unknown data format {fmt!r}")
     except tomllib.TOMLDecodeError as e:
-        line, col = _toml_error_position(str(e))
+        line, col = _toml_error_position(str(e), text)
         raise SourceError(
             path, line + line_offset, col, f"invalid TOML: {_strip_at(str(e))}"
         ) from e
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        line, col = _yaml_error_position(e, text)
         problem = getattr(e, "problem", None) or str(e)
         raise SourceError(path, line + line_offset, col, f"invalid YAML: {problem}") from e
     except json.JSONDecodeError as e:
         raise SourceError(path, e.lineno + line_offset, e.colno, f"invalid JSON: {e.msg}") from e
+    except RecursionError:
+        name = {"yml": "YAML"}.get(fmt, fmt.upper())
+        raise SourceError(path, 1 + line_offset, 1, f"invalid {name}: nested too deeply") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -83,10 +89,44 @@ def parse_data(text: str, fmt: str, path: str, line_offset: int = 0) -> dict:
     return data
 
 
-def _toml_error_position(message: str) -> tuple[int, int]:
+class _SafeLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, with a value it cannot build reported at that value.
+
+    Its constructors raise ValueError, IndexError or AttributeError on input such
+    as ``date: 2025-13-45`` or ``!!int x``; those become YAML errors with a position.
+    """
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except (yaml.YAMLError, RecursionError):
+            raise
+        except Exception as e:
+            kind = node.tag.rsplit(":", 1)[-1]
+            what = f"{node.value!r} as {kind}" if isinstance(node, yaml.ScalarNode) else kind
+            raise yaml.constructor.ConstructorError(
+                None, None, f"cannot read {what}: {e}", node.start_mark
+            ) from e
+
+
+def _yaml_error_position(error: yaml.YAMLError, text: str) -> tuple[int, int]:
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if mark is not None:
+        offset = mark.index
+    elif isinstance(error, yaml.reader.ReaderError):
+        offset = error.position
+    else:
+        return 1, 1
+    # PyYAML also breaks lines at \r, \x85, \u2028 and \u2029; matome counts \n only.
+    return line_col(text, min(offset, len(text)))
+
+
+def _toml_error_position(message: str, text: str) -> tuple[int, int]:
     # tomllib reports "... (at line 3, column 7)" or "(at end of document)"
     m = re.search(r"at line (\d+), column (\d+)", message)
-    return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    return line_col(text, len(text)) if "end of document" in message else (1, 1)
 
 
 def _strip_at(message: str) -> str:

@@ -41,12 +41,24 @@ def site_zone(name: str):
 
 def parse_date(value, zone) -> datetime:
     """Turn a front matter date into an aware datetime; raise ValueError if Hugo would refuse it."""
+    parsed = _parse(value, zone)
+    try:
+        parsed.astimezone(UTC)  # what comparing and formatting dates will do
+    except OverflowError:
+        raise ValueError(f"date {value!r} is out of range once in UTC") from None
+    return parsed
+
+
+def _parse(value, zone) -> datetime:
     if isinstance(value, datetime):
         return value if value.tzinfo else value.replace(tzinfo=zone)
     if isinstance(value, date):
         return datetime.combine(value, time(), zone)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value, UTC)
+        try:
+            return datetime.fromtimestamp(value, UTC)
+        except (OverflowError, OSError) as e:  # beyond what the platform's time_t holds
+            raise ValueError(f"timestamp {value!r} is out of range: {e}") from None
     if not isinstance(value, str):
         raise ValueError(f"expected a date, got {type(value).__name__} {value!r}")
     text = _COLON_ZONE.sub(r"\1\2", _ZULU.sub("+0000", value.strip()))

@@ -54,6 +54,8 @@ def split_front_matter(text: str, path: str) -> FrontMatter:
             data, end = json.JSONDecoder().raw_decode(text)
         except json.JSONDecodeError as e:
             raise SourceError(path, e.lineno, e.colno, f"invalid JSON front matter: {e.msg}") from e
+        except RecursionError:
+            raise SourceError(path, 1, 1, "invalid JSON front matter: nested too deeply") from None
         if not isinstance(data, dict):
             raise SourceError(path, 1, 1, "JSON front matter must be an object")
         body = text[end:].lstrip("\r\n") if text[end:].strip() else ""

@@ -49,7 +49,12 @@ def load_content(config: SiteConfig, now: datetime) -> LoadResult:
     result = LoadResult()
     if not root.is_dir():
         return result
-    zone = site_zone(config.time_zone)
+    try:
+        zone = site_zone(config.time_zone)
+    except ValueError as e:
+        where = config.files[0] if config.files else str(config.source)
+        result.errors.append(SourceError(where, 0, 0, f"{e}: use an IANA name such as Asia/Tokyo"))
+        return result
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not _is_ignored(d))
         directory = Path(dirpath)
@@ -286,7 +291,7 @@ def _int(value, display: str, key: str) -> int:
         raise SourceError(display, 1, 1, f"{key}: expected a number, got {value!r}")
     try:
         return int(value)
-    except ValueError:
+    except (ValueError, OverflowError):  # "x", or a float such as inf or nan
         raise SourceError(display, 1, 1, f"{key}: expected a number, got {value!r}") from None
 
 

@@ -1,10 +1,20 @@
 """Making comment bodies safe: they are strangers' words, quoted.
 
-Two steps. Before Markdown, tags outside the allowlist are escaped so they
-read as text (``<script_name>`` and ``<T>`` stay visible instead of vanishing
-as unknown HTML). After Markdown, nh3 (Ammonia) cleans the HTML as a second
-line of defence: only allowlisted tags and attributes, only http(s) and
-relative links, ``rel="nofollow ugc noopener"`` on links.
+Two steps. Before Markdown, every tag outside the allowlist, and every HTML
+comment, declaration (``<!doctype html>``), CDATA section or processing
+instruction (``<?php``), is marked so it reads as text: ``<script_name>`` and
+``<T>`` stay visible instead of vanishing as unknown HTML. After Markdown,
+nh3 (Ammonia) cleans the HTML as a second line of defence: only allowlisted
+tags and attributes, only http(s) and relative links,
+``rel="nofollow ugc noopener"`` on links.
+
+The mark is a control character (U+001A, SUBSTITUTE) standing for ``<``
+while Markdown runs, turned into ``&lt;`` afterwards. An entity written before
+Markdown would be shown as ``&lt;`` inside an indented code block, where
+Markdown keeps entities literally; the mark is plain text everywhere, so a
+code block, a code span and a paragraph all show ``<``. Being a control
+character, it also ends a bare URL where ``<`` would (linkify), and no link
+destination can hold it.
 """
 
 from __future__ import annotations
@@ -35,26 +45,39 @@ ALLOWED_TAGS = frozenset(
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "code": {"class"}, "ol": {"start"}}
 URL_SCHEMES = {"http", "https"}
 
-# Code spans are left alone (Markdown escapes them itself); then any tag-like text.
-_CODE_OR_TAG = re.compile(r"(`+)(?:.|\n)*?(?<!`)\1(?!`)|<(/?)([A-Za-z][A-Za-z0-9_:.-]*)([^<>]*)>")
+# Stands for "<" between escape_unknown_tags and clean_html.
+LT_MARK = "\x1a"
+
+# A tag (a name, then anything but another "<" up to ">"), or the start of a comment,
+# declaration, CDATA section or processing instruction.
+_TAG_LIKE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9_:.-]*)([^<>]*)>|<[!?]")
+# A CommonMark e-mail autolink, <user@host>: Markdown makes it a link.
+_EMAIL_AUTOLINK = re.compile(
+    r"<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>"
+)
 _CSS_COLOR = re.compile(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|(?:rgb|hsl)a?\([0-9.,%\s/]+\)")
 
 
 def escape_unknown_tags(text: str) -> str:
-    """Escape every tag that is not allowlisted, so the reader sees it as text."""
-    return _CODE_OR_TAG.sub(_escape_match, text)
+    """Mark every tag that is not allowlisted, so the reader sees it as text."""
+    return _TAG_LIKE.sub(_escape_match, text.replace(LT_MARK, "\ufffd"))
 
 
 def _escape_match(m: re.Match) -> str:
-    if m.group(1):
-        return m.group(0)
-    name = m.group(3).lower()
-    if name in ALLOWED_TAGS or "://" in m.group(0) or "@" in m.group(0):
-        return m.group(0)  # an allowed tag or a Markdown autolink
-    return "&lt;" + m.group(0)[1:]
+    tag, name = m.group(0), m.group(2)
+    if name is None:
+        return LT_MARK + tag[1:]  # <!-- ..., <!doctype ...>, <![CDATA[, <?php
+    # A name with a colon is never HTML to Markdown: an autolink (<https://...>), a link
+    # destination ([l](<https://a b>)) or text; links are filtered by clean_html.
+    if name.lower() in ALLOWED_TAGS or ":" in name or _EMAIL_AUTOLINK.fullmatch(tag):
+        return tag
+    return LT_MARK + tag[1:]
 
 
 def clean_html(html: str) -> str:
+    """Markdown's output made safe; the marks left by escape_unknown_tags become ``&lt;``."""
+    html = html.replace(LT_MARK, "&lt;")
     return nh3.clean(
         html,
         tags=set(ALLOWED_TAGS),
