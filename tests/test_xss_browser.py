@@ -57,16 +57,8 @@ from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 import tomli_w
+from browser import CHROMIUM_ARGS, require_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 CONCURRENCY = 4  # pages open at once in one browser
 SETTLE_MS = 100  # after "load": autofocus, toggle and animation events, a refresh
 SITE_URL = "https://example.org/"
@@ -536,15 +528,6 @@ class Visit:
     errors: list[str] = field(default_factory=list)  # uncaught JS errors
 
 
-def require_chromium() -> None:
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium). "
-            "This test never downloads a browser and is never skipped.",
-            pytrace=False,
-        )
-
-
 def browse(root: Path, paths: list[str], *, click: bool = False) -> dict[str, Visit]:
     """Open every page of ``root`` in Chromium and record what payloads did."""
     require_chromium()
@@ -558,7 +541,7 @@ async def _browse(base: str, paths: list[str], click: bool) -> dict[str, Visit]:
     results: dict[str, Visit] = {}
     todo = list(paths)
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = await pw.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
         try:
 
             async def worker() -> None:

@@ -21,18 +21,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from browser import CHROMIUM_ARGS, require_chromium
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VNU_JAR = REPO / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 AXE_JS = REPO / "node_modules" / "axe-core" / "axe.min.js"
 INSTALL_HINT = (
@@ -147,8 +139,7 @@ class StaticServer:
 
 def launch_chromium(playwright):
     """Debian's Chromium; Playwright's own browser download is never used."""
-    require(CHROMIUM, "Debian's Chromium")
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    return playwright.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
 
 
 # --- builds shared by every test (and every xdist worker) of one run ----------------------
