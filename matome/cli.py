@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__, check, hn, new
+from . import __version__, check, hn, new, server
 from .build import BuildReport, build
 from .config import Flags
 from .errors import BuildFailed, SourceError
@@ -62,6 +62,10 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd.add_argument("site", nargs="?", default=".", help="the site's folder (default: .)")
     check_cmd.add_argument("--format", choices=["text", "json"], default="text")
     check_cmd.set_defaults(run=check.run)
+    serve_cmd = commands.add_parser("serve", help="build, serve, rebuild on change, live reload")
+    _add_site_flags(serve_cmd)
+    server.add_serve_flags(serve_cmd)
+    serve_cmd.set_defaults(run=lambda args: server.serve(args, flags_from(args)))
     return parser
 
 
@@ -82,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     if args.command == "build":
         return run_build(args)
-    if args.command in ("new", "import", "check"):
+    if args.command in ("new", "import", "check", "serve"):
         return args.run(args)
     make_parser().print_help()
     return 2

@@ -1,0 +1,268 @@
+"""What a render reads, and what those reads return on another site graph.
+
+A render (the content of one page, or one output file) runs with a ``ReadLog``:
+Jinja's compiled templates call ``environment.getattr``/``getitem`` for every
+``page.title`` or ``site.taxonomies`` and ``environment._load_template`` for every
+extends, include and partial, so wrapping those on the environment logs each
+(page, attribute) and each template read. ``get_page``/``ref`` lookups and
+``thumbnail()`` calls read pages in Python and are logged where they are made.
+
+``GraphView`` evaluates a logged read on a site graph in a form that compares
+across two graphs: a page becomes its key (its content file), a list of pages
+the tuple of their keys, a term its name, URL and count. Equal values on the new
+graph mean the output that made the read would come out the same.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import date, datetime
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .content.page import Page, Term
+from .images import thumbnail
+from .site import MenuEntry, Pager, Site, lookup_page
+
+SITE = "@site"  # the key of reads from ``site`` itself
+LOOKUP = "@lookup"  # the key of ``get_page``/``ref`` lookups, by path
+THUMB = "@thumbnail"  # the key of ``thumbnail()`` calls, by their arguments
+
+
+class _Changed:
+    """A value that equals nothing: reads of unknown callables always count as changed."""
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    __hash__ = None
+
+
+GONE = ("@gone",)  # what a read of a page that no longer exists returns
+MISSING = ("@missing",)
+
+
+def page_key(page: Page) -> str:
+    """A page's name across rebuilds: its content file, else its kind and output path."""
+    f = page.file
+    return f.path if f is not None else f"{page.kind}:{page.out_path}"
+
+
+# --- the read log ------------------------------------------------------------------
+class ReadLog:
+    """What the render in progress reads; None between renders, so nothing is kept."""
+
+    def __init__(self) -> None:
+        self.reads: set | None = None
+        self.templates: set | None = None
+
+    def begin(self) -> None:
+        self.reads, self.templates = set(), set()
+
+    def end(self) -> tuple[frozenset, frozenset]:
+        reads, templates = self.reads or set(), self.templates or set()
+        self.reads = self.templates = None
+        return frozenset(reads), frozenset(templates)
+
+
+# Term attributes read what the term page holds.
+_TERM_ATTRS = {"name": "title", "url": "rel_permalink", "count": "@count"}
+
+
+def _note(reads: set, obj: Any, attr: Any) -> None:
+    kind = type(obj)
+    if kind is Page:
+        reads.add((page_key(obj), attr))
+    elif kind is Site:
+        reads.add((SITE, attr))
+    elif kind is Term:
+        reads.add((page_key(obj.page), _TERM_ATTRS.get(attr, attr)))
+
+
+def instrument(env: jinja2.Environment, log: ReadLog) -> None:
+    """Log what templates read. Compiled templates call ``environment.getattr`` and friends,
+    so instance attributes here see every ``page.x``, ``page["x"]``, extends and include."""
+    plain_getattr, plain_getitem, plain_load = env.getattr, env.getitem, env._load_template
+
+    def getattr_(obj: Any, attribute: str) -> Any:
+        if log.reads is not None:
+            _note(log.reads, obj, attribute)
+        return plain_getattr(obj, attribute)
+
+    def getitem(obj: Any, argument: Any) -> Any:
+        if log.reads is not None and isinstance(argument, str):
+            _note(log.reads, obj, argument)
+        return plain_getitem(obj, argument)
+
+    def load_template(name: str, globals: Any) -> jinja2.Template:
+        if log.templates is not None:
+            log.templates.add(name)
+        return plain_load(name, globals)
+
+    env.getattr = getattr_
+    env.getitem = getitem
+    env._load_template = load_template
+
+
+def log_lookups(site: Site, log: ReadLog) -> None:
+    """``ref``, ``relref`` and ``get_page`` call ``site.get_page``: log the path asked for."""
+    plain = site.get_page
+
+    def get_page(path: str) -> Page | None:
+        if log.reads is not None:
+            log.reads.add((LOOKUP, str(path)))
+        return plain(path)
+
+    site.get_page = get_page
+
+
+def log_thumbnails(env: jinja2.Environment, log: ReadLog) -> None:
+    """``thumbnail(page, width)`` reads the page's front matter and bundle in Python: log the call."""
+    plain = env.globals.get("thumbnail")
+    if plain is None:
+        return
+
+    def thumbnail_(target: Any = None, width: int = 480, fmt: str = "webp") -> Any:
+        if log.reads is not None:
+            name = ("page", page_key(target)) if type(target) is Page else target
+            if name is None or isinstance(name, (str, tuple)):
+                log.reads.add((THUMB, (name, width, fmt)))
+            else:
+                log.reads.add((THUMB, repr(target)))  # never equal: always rendered again
+        return plain(target, width, fmt)
+
+    env.globals["thumbnail"] = thumbnail_
+
+
+# --- what a read returns, in a form that compares across two site graphs ------------
+_PLAIN = frozenset({str, Markup, int, float, bool, type(None), datetime, date})
+FAST_TYPES = frozenset({str, int, float, bool, type(None), datetime})
+
+
+def canon(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN or isinstance(value, (str, datetime, date)):
+        return value
+    if kind is Page:
+        return page_key(value)
+    if kind is Term:
+        return ("term", value.name, value.url, value.count, page_key(value.page))
+    if kind is Pager:
+        pages = tuple(page_key(p) for p in value.pages)
+        return ("pager", value.number, pages, value.url, len(value.pagers))
+    if kind is MenuEntry:
+        page = page_key(value.page) if value.page is not None else None
+        fields = (value.name, value.url, value.weight, value.identifier, value.parent)
+        return ("menu", *fields, value.pre, value.post, value.title, page, canon(value.params))
+    if kind in (list, tuple):
+        return tuple(canon(v) for v in value)
+    if kind is dict:
+        return {k: canon(v) for k, v in value.items()}
+    if kind is Site:
+        return SITE
+    if callable(value):
+        return _Changed()
+    return value
+
+
+# Reads whose value is not the attribute itself (methods, and what is costly to compare).
+_PAGE_SPECIAL = {
+    "terms": lambda p: canon(p.page_terms),
+    "get_terms": lambda p: canon(p.page_terms),
+    # Front matter and config values hold no pages: compared as they are, not canonicalized.
+    "params": lambda p: p.params,
+    "param": lambda p: (p.params, p.site_params),
+    "resource": lambda p: canon(p.resources),
+    "resources_by_type": lambda p: canon(p.resources),
+    "content": lambda p: p.content_html,
+    "summary": lambda p: p.summary_html,
+    "site": lambda p: SITE,
+    "@pagers": lambda p: canon(p.pagers),
+    "@count": lambda p: len(p.pages),  # a term's count: its pages' order does not matter
+}
+
+
+class GraphView:
+    """Evaluates logged reads against one site graph (memoized until ``forget``)."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.by_key = {page_key(p): p for p in site.pages}
+        self.by_file = {p.file.filename: p for p in site.pages if p.file is not None}
+        self.memo: dict[tuple, Any] = {}
+
+    def forget(self) -> None:
+        """The graph's pages may have changed (an edit applied in place)."""
+        self.memo = {}
+        self.__dict__.pop("related_members", None)
+
+    def value(self, pair: tuple[str, Any]) -> Any:
+        try:
+            return self.memo[pair]
+        except KeyError:
+            pass
+        key, attr = pair
+        page = self.by_key.get(key)
+        if page is not None:
+            found = page.__dict__.get(attr, MISSING)
+            # Most reads are plain fields (title, dates, permalink): no need to canonicalize.
+            value = found if type(found) in FAST_TYPES else self._page_value(page, attr)
+        elif key == LOOKUP:
+            found = lookup_page(self.site.by_path, attr)
+            value = None if found is None else (page_key(found), found.permalink)
+        elif key == SITE:
+            value = self._site_value(attr)
+        elif key == THUMB:
+            value = self._thumbnail(attr)
+        else:
+            value = GONE
+        self.memo[pair] = value
+        return value
+
+    def _page_value(self, page: Page, attr: str) -> Any:
+        special = _PAGE_SPECIAL.get(attr)
+        try:
+            return special(page) if special else canon(getattr(page, attr, MISSING))
+        except Exception:
+            return _Changed()
+
+    def _site_value(self, attr: Any) -> Any:
+        site = self.site
+        if attr == "build_date":
+            return site.build_date.date()  # a rebuild on the same day changes no footer
+        if attr == "get_page":
+            return "get_page"  # each lookup is logged with its path
+        if attr == "related":
+            return self.related_members
+        try:
+            return canon(getattr(site, attr, MISSING))
+        except Exception:
+            return _Changed()
+
+    def _thumbnail(self, call: Any) -> Any:
+        if not isinstance(call, tuple):
+            return _Changed()
+        target, width, fmt = call
+        if isinstance(target, tuple):
+            target = self.by_key.get(target[1])
+            if target is None:
+                return GONE
+        return thumbnail(self.site, target, width, fmt)
+
+    @functools.cached_property
+    def related_members(self) -> dict[tuple, tuple]:
+        """What ``related`` ranks by: (index, term) -> that term's pages, in order, with dates."""
+        return {
+            (name, term): tuple((page_key(p), p.date) for p in pages)
+            for name, (_, members) in self.site.related_index.items()
+            for term, pages in members.items()
+        }
+
+    def related_terms(self, key: str) -> tuple:
+        page = self.by_key.get(key)
+        if page is None:
+            return GONE
+        names = self.site.related_index
+        return tuple((n, t.page.term_key) for n in names for t in page.page_terms.get(n, ()))
