@@ -11,18 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli import matome
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def matome(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "matome", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
 
 
 def tree_digest(root: Path) -> dict[str, str]:

@@ -7,10 +7,10 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli import matome
 
 from matome.hn import (
     PALETTE,
@@ -41,16 +41,6 @@ THREADS = {
         138,
     ),
 }
-
-
-def matome(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "matome", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def load(name: str):

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from cli import matome
 
 from matome.content.dates import parse_date
 from matome.content.frontmatter import split_front_matter
@@ -21,16 +20,6 @@ draft = true
 title = '{{ replace .File.ContentBaseName "-" " " | title }}'
 +++
 """
-
-
-def matome(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "matome", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")
