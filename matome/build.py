@@ -260,13 +260,27 @@ def _minify(text: str) -> str:
     return minify_html.minify(text, minify_css=True, minify_js=True, keep_closing_tags=True)
 
 
+def holds_bytes(path: Path, data: bytes) -> bool:
+    """Whether the file at ``path`` already holds exactly ``data``."""
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except FileNotFoundError:
+        return False
+
+
+def is_copy_of(target: Path, source: Path) -> bool:
+    """Whether ``target`` is an earlier copy of ``source`` (same size and mtime, as copy2 keeps)."""
+    try:
+        existing, stat = target.stat(), source.stat()
+    except FileNotFoundError:
+        return False
+    return existing.st_size == stat.st_size and existing.st_mtime_ns == stat.st_mtime_ns
+
+
 def write_if_changed(path: Path, data: bytes) -> str:
     """Write ``data`` unless the file already holds exactly these bytes (mtime then stays)."""
-    try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return "same"
-    except FileNotFoundError:
-        pass
+    if holds_bytes(path, data):
+        return "same"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     tmp.write_bytes(data)
@@ -276,13 +290,8 @@ def write_if_changed(path: Path, data: bytes) -> str:
 
 
 def _copy(source: Path, target: Path) -> str:
-    stat = source.stat()
-    try:
-        existing = target.stat()
-        if existing.st_size == stat.st_size and existing.st_mtime_ns == stat.st_mtime_ns:
-            return "same"
-    except FileNotFoundError:
-        pass
+    if is_copy_of(target, source):
+        return "same"
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
     shutil.copy2(source, tmp)
@@ -374,10 +383,3 @@ def _count(report: BuildReport, outputs: list[Output]) -> None:
             report.static_files += 1
         else:
             report.non_page_files += 1
-
-
-def build_site_from(source: Path, flags: Flags | None = None) -> tuple[SiteConfig, Site]:
-    """Load a site graph without rendering (for ``matome check`` and tests)."""
-    config = load_config(source.resolve(), flags or Flags())
-    now = datetime.now(UTC)
-    return config, build_site(config, load_content(config, now), now)

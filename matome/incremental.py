@@ -45,7 +45,7 @@ from typing import Any
 
 import jinja2
 
-from .build import BuildState, _attach, render_output
+from .build import BuildState, _attach, holds_bytes, is_copy_of, render_output
 from .config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
 from .content import loader
 from .content.dates import site_zone
@@ -166,24 +166,16 @@ def _output_chunk(items: list[Output]) -> list[tuple]:
 
 
 def _stage_bytes(data: bytes, served: Path, staged: Path) -> str:
-    try:
-        if served.stat().st_size == len(data) and served.read_bytes() == data:
-            return "same"
-    except FileNotFoundError:
-        pass
+    if holds_bytes(served, data):
+        return "same"
     staged.parent.mkdir(parents=True, exist_ok=True)
     staged.write_bytes(data)
     return "new"
 
 
 def _stage_copy(source: Path, served: Path, staged: Path) -> str:
-    stat = source.stat()
-    try:
-        existing = served.stat()
-        if existing.st_size == stat.st_size and existing.st_mtime_ns == stat.st_mtime_ns:
-            return "same"
-    except FileNotFoundError:
-        pass
+    if is_copy_of(served, source):
+        return "same"
     staged.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(source, staged)
     return "new"

@@ -266,9 +266,3 @@ def _lookup(tree: dict, dotted: str) -> Any:
         if node is None:
             return None
     return node
-
-
-def reading_time(word_count: int, cjk: bool) -> int:
-    """Hugo's ReadingTime: 213 words a minute, 501 for CJK text, rounded up."""
-    rate = 501 if cjk else 213
-    return (word_count + rate - 1) // rate
