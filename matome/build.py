@@ -2,13 +2,16 @@
 
 The expensive stages (shortcodes + Markdown per page, templates per output)
 run in worker processes made by fork, after the site graph is built, so every
-worker reads the same graph without it being sent to them. Everything is
-written into a staging folder beside the destination and swapped in at the
-end: a failed or interrupted build leaves the previous site as it was.
+worker reads the same graph without it being sent to them. Every render logs
+what it reads, and the build cache (``buildcache.py``) keeps those reads: the
+next build renders again only the bodies and files whose reads changed.
+Everything is written into a staging folder beside the destination and swapped
+in at the end: a failed or interrupted build leaves the previous site as it was.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sys
@@ -18,18 +21,31 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
+from . import buildcache
+from .buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .config import Flags, SiteConfig, load_config
 from .content.loader import load_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
 from .images import prepare_thumbnails
-from .markup.expand import ContentRenderer, RenderedContent
+from .markup.expand import ContentRenderer, RenderedContent, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
-from .render import layout_candidates, make_environment, select_layout, template_error, theme_dir
+from .progress import Progress
+from .reads import GraphView, ReadLog, instrument, log_lookups, log_thumbnails, page_key
+from .render import (
+    layout_candidates,
+    make_environment,
+    select_layout,
+    template_dirs,
+    template_error,
+    theme_dir,
+)
+from .search import OUTPUT_DIR as SEARCH_DIR
 from .search import index_site, search_enabled
 from .site import Site, build_site
 
@@ -46,7 +62,10 @@ class BuildReport:
     aliases: int = 0
     cleaned: int = 0
     unchanged: int = 0
+    rendered_content: int = 0  # page bodies rendered (the others came from the cache)
+    rendered_outputs: int = 0  # files rendered from templates (the others were kept)
     seconds: float = 0.0
+    stages: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     warnings: list[SourceError] = field(default_factory=list)
     destination: Path | None = None
 
@@ -60,23 +79,49 @@ class BuildState:
     content: ContentRenderer
     staging: Path
     minify: bool
+    log: ReadLog = field(default_factory=ReadLog)
+    # Where the last build's files are, to compare with; None: in the staging folder itself.
+    published: Path | None = None
 
 
 _STATE: BuildState | None = None
 
 
 def build(
-    source: Path, flags: Flags, *, jobs: int | None = None, clean: bool = False
+    source: Path,
+    flags: Flags,
+    *,
+    jobs: int | None = None,
+    clean: bool = False,
+    read_cache: bool = True,
+    progress: Progress | None = None,
 ) -> BuildReport:
     """Build the site at ``source``; raise BuildFailed (nothing published) on any error."""
     started = time.perf_counter()
+    progress = progress or Progress()
+    stages: dict[str, float] = {}
+    clock = _Clock(stages)
     source = source.resolve()
     config = load_config(source, flags)
+    destination = (source / config.destination).resolve()
+    print_ = buildcache.fingerprint(config)
     now = datetime.now(UTC)
+    inputs = buildcache.input_digest(*_inputs(source, config))
+    if read_cache:
+        last = buildcache.load_last_build(source, print_)
+        if _nothing_changed(last, inputs, now, destination, clean):
+            report = dataclasses.replace(last.report, stages={"check": 0.0})
+            report.unchanged = len(last.files)
+            report.rendered_content = report.rendered_outputs = report.cleaned = 0
+            report.seconds = time.perf_counter() - started
+            report.stages["check"] = report.seconds
+            return report
+    buildcache.forget_last_build(source)
     loaded = load_content(config, now)
+    clock.lap("load")
     site = build_site(config, loaded, now)
     errors = [*loaded.errors, *site.errors]
-    report = BuildReport(warnings=list(loaded.warnings))
+    report = BuildReport(warnings=list(loaded.warnings), stages=stages)
     if _has_hugo_layouts(source, config):
         report.warnings.append(
             SourceError(
@@ -87,17 +132,29 @@ def build(
                 "warning",
             )
         )
+    log = ReadLog()
     env = make_environment(source)
+    instrument(env, log)
     markdown = MarkdownRenderer(config.markup, enable_emoji=config.enable_emoji)
     install_site_functions(env, site, markdown)
+    log_lookups(site, log)
+    log_thumbnails(env, log)
     content = ContentRenderer(env, markdown, site, summary_length=config.summary_length)
-    destination = (source / config.destination).resolve()
     report.destination = destination
     workers = jobs or os.cpu_count() or 1
+    templates = buildcache.template_digests(template_dirs(source))
+    cache = buildcache.load(source, print_) if read_cache else None
+    changed = buildcache.changed_templates(cache, templates) if cache else None
+    if changed is None:
+        cache = None  # no cache, another fingerprint, or templates added or removed
+    fresh = BuildCache(print_, templates)
+    view = GraphView(site)
+    clock.lap("site graph")
 
     global _STATE
-    _STATE = BuildState(site, env, content, destination, config.minify)
-    errors += _render_all_content(site, workers)
+    _STATE = BuildState(site, env, content, destination, config.minify, log)
+    errors += _render_all_content(site, view, cache, changed, fresh, workers, progress, report)
+    clock.lap("content")
     # Once per (image, size) for the whole build, before the output workers fork.
     thumbnails, image_warnings = prepare_thumbnails(site, workers)
     report.warnings += image_warnings
@@ -106,32 +163,109 @@ def build(
         site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails
     )
     errors += plan_errors
+    clock.lap("thumbnails and plan")
     if errors:
         raise BuildFailed(_sorted_errors(errors))
 
-    staging = _make_staging(destination)
+    # With a search index, Pagefind reads the whole new site, so the staging folder starts
+    # as hard links to the published one. Without, it holds only the files this build
+    # changes, which are moved into place one by one when every file is ready.
+    sparse = destination.is_dir() and not search_enabled(config.params)
+    staging = _make_staging(destination, sparse)
     _STATE.staging = staging
+    _STATE.published = destination if sparse else None
     try:
-        written, unchanged, write_errors = _write_all(outputs, workers)
+        kept = _kept_outputs(outputs, site, view, cache, changed, destination)
+        clock.lap("staging")
+        written, files, write_errors = _write_all(outputs, kept, fresh, workers, progress, report)
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
-        if clean:
+        clock.lap("outputs")
+        if clean and not sparse:
             report.cleaned = _clean_stale(staging, written)
         if search_enabled(config.params):
             search_files, search_errors = index_site(staging)
             if search_errors:
                 raise BuildFailed(search_errors)
             report.non_page_files += search_files
-        _swap_in(staging, destination)
+            files.update(_stamps(staging, SEARCH_DIR))
+            clock.lap("search index")
+        if sparse:
+            _move_in(staging, destination)
+            if clean:
+                report.cleaned = _clean_stale(destination, written)
+        else:
+            _swap_in(staging, destination)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
         _STATE = None
+    fresh.values = {pair: _current(view, pair) for pair in _all_reads(fresh)}
+    rendered = {k for k, e in fresh.content.items() if not cache or cache.content.get(k) is not e}
+    buildcache.save(source, fresh, rendered)
     _count(report, outputs)
-    report.unchanged = unchanged
+    report.unchanged = len(kept) + report.unchanged
     report.seconds = time.perf_counter() - started
+    last = dataclasses.replace(report, stages={})
+    buildcache.save_last_build(
+        source,
+        print_,
+        LastBuild(inputs, now.date(), loaded.next_change, str(destination), files, last),
+    )
+    clock.lap("cache")
     return report
+
+
+def _inputs(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:
+    """The folders and files a build reads: a build with none of them changed has no work."""
+    roots = [
+        source / str(config.get("contentDir") or "content"),
+        *template_dirs(source),
+        theme_dir() / "static",
+        source / "static",
+        source / str(config.get("assetDir") or "assets"),
+    ]
+    roots += [Path(f) for f in config.files if Path(f).is_dir()]
+    return roots, [Path(f) for f in config.files if not Path(f).is_dir()]
+
+
+def _nothing_changed(
+    last: LastBuild | None, inputs: str, now: datetime, destination: Path, clean: bool
+) -> bool:
+    """Whether the last build stands: same inputs, same day, no page due, files as published."""
+    if not isinstance(last, LastBuild) or last.inputs != inputs or last.day != now.date():
+        return False
+    if last.next_change is not None and now >= last.next_change:
+        return False
+    if last.destination != str(destination):
+        return False
+    if clean and sum(len(f) for _, _, f in os.walk(destination)) != len(last.files):
+        return False  # files the last build did not write are there to be cleaned
+    return buildcache.files_unchanged(destination, last.files)
+
+
+def _stamps(root: Path, folder: str) -> dict[str, tuple[int, int]]:
+    found = {}
+    for dirpath, _, names in os.walk(root / folder):
+        for name in names:
+            stat = os.stat(os.path.join(dirpath, name))
+            rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+            found[rel] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+class _Clock:
+    """Seconds per stage, for ``--verbose`` and the benchmarks."""
+
+    def __init__(self, stages: dict[str, float]):
+        self.stages = stages
+        self.last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.stages[name] = self.stages.get(name, 0.0) + now - self.last
+        self.last = now
 
 
 def _has_hugo_layouts(source: Path, config: SiteConfig) -> bool:
@@ -143,79 +277,184 @@ def _sorted_errors(errors: list[SourceError]) -> list[SourceError]:
 
 
 # --- content -------------------------------------------------------------------
-def _render_all_content(site: Site, workers: int) -> list[SourceError]:
-    todo = [p.index for p in site.pages if p.file is not None]
-    results = _map(_render_content_chunk, todo, workers)
-    errors: list[SourceError] = []
-    for index, rendered in results:
-        if isinstance(rendered, SourceError):
-            errors.append(rendered)
+def _render_all_content(
+    site: Site,
+    view: GraphView,
+    cache: BuildCache | None,
+    changed: frozenset[str] | None,
+    fresh: BuildCache,
+    workers: int,
+    progress: Progress,
+    report: BuildReport,
+) -> list[SourceError]:
+    """Every page body: from the cache when it would render the same, else rendered."""
+    todo = []
+    for page in site.pages:
+        if page.file is None:
+            continue
+        key = page_key(page)
+        entry = cache.content.get(key) if cache else None
+        fields = None
+        if entry is not None and _reusable(entry, page, view, changed):
+            fields = buildcache.content_fields(site.config.source, key, entry)
+        if fields is not None:
+            page.__dict__.update(fields)
+            fresh.content[key] = entry
         else:
-            _attach(site.pages[index], rendered)
+            todo.append(page.index)
+    rows = _map(_render_content_chunk, todo, workers, progress, "Rendering content")
+    errors: list[SourceError] = []
+    rendered = []
+    for index, result, reads, templates in rows:
+        if isinstance(result, SourceError):
+            errors.append(result)
+        else:
+            attach_content(site.pages[index], result)
+            rendered.append((site.pages[index], reads, templates))
+    view.forget()  # the graph has its bodies now
+    for page, reads, templates in rendered:
+        fields = {name: page.__dict__[name] for name in buildcache.attached_fields()}
+        values = {pair: _current(view, pair) for pair in reads}
+        source = buildcache.content_source(page)
+        fresh.content[page_key(page)] = ContentEntry(source, fields, values, templates)
+    report.rendered_content = len(todo)
     return errors
 
 
-def _render_content_chunk(indices: list[int]) -> list[tuple[int, RenderedContent | SourceError]]:
+def _reusable(entry: ContentEntry, page, view: GraphView, changed: frozenset[str]) -> bool:
+    if entry.source != buildcache.content_source(page) or entry.templates & changed:
+        return False
+    derived = buildcache.content_attributes()
+    for pair, value in entry.reads.items():
+        # Another page's body is not rendered yet when this is decided: render again.
+        if pair[1] in derived or _current(view, pair) != value:
+            return False
+    return True
+
+
+def _current(view: GraphView, pair: tuple) -> Any:
+    """A read's value on this build's graph, as the cache keeps it (memoized by the view)."""
+    memo = view.memo
+    key = ("@stored", pair)
+    if key not in memo:
+        memo[key] = buildcache.storable(view.value(pair))
+    return memo[key]
+
+
+def _render_content_chunk(indices: list[int]) -> list[tuple]:
     state = _STATE
     out = []
     for index in indices:
         page = state.site.pages[index]
+        state.log.begin()
         try:
-            out.append((index, state.content.render_page(page)))
+            result: RenderedContent | SourceError = state.content.render_page(page)
         except SourceError as e:
-            out.append((index, e))
+            result = e
         except Exception as e:  # a template bug must name the page, not crash the build
-            err = template_error(e)
-            err.message = f"while rendering content/{page.file.path}: {err.message}"
-            out.append((index, err))
+            result = template_error(e)
+            result.message = f"while rendering content/{page.file.path}: {result.message}"
+        reads, templates = state.log.end()
+        out.append((index, result, reads, templates))
     return out
-
-
-def _attach(page, rendered: RenderedContent) -> None:
-    from .render import plainify
-
-    page.content_html = rendered.html
-    page.summary_html = rendered.summary
-    page.truncated = rendered.truncated
-    page.toc = rendered.toc
-    page.plain = plainify(rendered.html)
-    page.word_count = len(page.plain.split())
-    page.fuzzy_word_count = (page.word_count + 99) // 100 * 100
-    page.reading_time = (page.word_count + 212) // 213
 
 
 # --- outputs -------------------------------------------------------------------
-def _write_all(outputs: list[Output], workers: int):
-    results = _map(_write_chunk, outputs, workers)
-    written: set[str] = set()
-    unchanged = 0
+def _kept_outputs(
+    outputs: list[Output],
+    site: Site,
+    view: GraphView,
+    cache: BuildCache | None,
+    changed: frozenset[str] | None,
+    destination: Path,
+) -> dict[str, OutputRecord]:
+    """The files of the last build that this one would write again byte for byte."""
+    if cache is None:
+        return {}
+    stale = {pair for pair, value in cache.values.items() if _current(view, pair) != value}
+    kept = {}
+    for item in outputs:
+        record = cache.outputs.get(item.out_path)
+        if (
+            record is None
+            or item.kind == "copy"
+            or record.sig != buildcache.plan_sig(item, site)
+            or record.templates & changed
+            or not record.reads.isdisjoint(stale)
+        ):
+            continue
+        try:
+            stat = os.stat(destination / item.out_path)
+        except OSError:
+            continue
+        # The published file is still the one this record describes.
+        if (stat.st_size, stat.st_mtime_ns) == (record.size, record.mtime_ns):
+            kept[item.out_path] = record
+    return kept
+
+
+def _write_all(
+    outputs: list[Output],
+    kept: dict[str, OutputRecord],
+    fresh: BuildCache,
+    workers: int,
+    progress: Progress,
+    report: BuildReport,
+) -> tuple[set[str], dict[str, tuple[int, int]], list[SourceError]]:
+    """Render and write what the cache cannot keep; return the paths, their stats, errors."""
+    todo = [item for item in outputs if item.out_path not in kept]
+    rows = _map(_write_chunk, todo, workers, progress, "Writing files")
+    planned = {item.out_path: item for item in todo}
+    files = {path: (record.size, record.mtime_ns) for path, record in kept.items()}
     errors: list[SourceError] = []
-    for path, status in results:
+    for path, status, reads, templates, stat in rows:
         if isinstance(status, SourceError):
             errors.append(status)
-        else:
-            written.add(path)
-            unchanged += status == "same"
-    return written, unchanged, errors
+            continue
+        files[path] = stat
+        report.unchanged += status == "same"
+        if planned[path].kind != "copy":
+            sig = buildcache.plan_sig(planned[path], _STATE.site)
+            fresh.outputs[path] = OutputRecord(sig, reads, templates, *stat)
+    fresh.outputs.update(kept)
+    report.rendered_outputs = sum(1 for item in todo if item.kind != "copy")
+    return set(files), files, errors
 
 
-def _write_chunk(outputs: list[Output]) -> list[tuple[str, str | SourceError]]:
+def _write_chunk(outputs: list[Output]) -> list[tuple]:
     state = _STATE
     out = []
     for item in outputs:
+        target = state.staging / item.out_path
+        published = state.published / item.out_path if state.published else target
+        reads: frozenset = frozenset()
+        templates: frozenset = frozenset()
         try:
             if item.kind == "copy":
-                status = _copy(item.source, state.staging / item.out_path)
+                status: str | SourceError = _copy(item.source, target, published)
             else:
-                status = write_if_changed(state.staging / item.out_path, render_output(item, state))
-            out.append((item.out_path, status))
+                state.log.begin()
+                try:
+                    status = write_if_changed(target, render_output(item, state), published)
+                finally:
+                    reads, templates = state.log.end()
+                reads = reads | buildcache.implicit_reads(item, state.site)
+            stat = (target if status == "new" else published).stat()
+            out.append((item.out_path, status, reads, templates, (stat.st_size, stat.st_mtime_ns)))
         except SourceError as e:
-            out.append((item.out_path, e))
+            out.append((item.out_path, e, (), (), None))
+        except OSError as e:
+            where = str(item.source) if item.kind == "copy" else item.out_path
+            out.append((item.out_path, SourceError(where, 0, 0, str(e)), (), (), None))
         except Exception as e:
             err = template_error(e)
             err.message = f"while writing {item.out_path}: {err.message}"
-            out.append((item.out_path, err))
+            out.append((item.out_path, err, (), (), None))
     return out
+
+
+def _all_reads(cache: BuildCache) -> set[tuple]:
+    return {pair for record in cache.outputs.values() for pair in record.reads}
 
 
 def render_output(item: Output, state: BuildState) -> bytes:
@@ -277,9 +516,10 @@ def is_copy_of(target: Path, source: Path) -> bool:
     return existing.st_size == stat.st_size and existing.st_mtime_ns == stat.st_mtime_ns
 
 
-def write_if_changed(path: Path, data: bytes) -> str:
-    """Write ``data`` unless the file already holds exactly these bytes (mtime then stays)."""
-    if holds_bytes(path, data):
+def write_if_changed(path: Path, data: bytes, published: Path | None = None) -> str:
+    """Write ``data`` unless the published file (by default ``path``) holds exactly these
+    bytes, so its modification time stays."""
+    if holds_bytes(published or path, data):
         return "same"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
@@ -289,8 +529,8 @@ def write_if_changed(path: Path, data: bytes) -> str:
     return "new"
 
 
-def _copy(source: Path, target: Path) -> str:
-    if is_copy_of(target, source):
+def _copy(source: Path, target: Path, published: Path) -> str:
+    if is_copy_of(published, source):
         return "same"
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
@@ -299,24 +539,32 @@ def _copy(source: Path, target: Path) -> str:
     return "new"
 
 
-def _map(func, items: list, workers: int) -> list:
+def _map(func, items: list, workers: int, progress: Progress, label: str) -> list:
     """Run ``func`` over chunks of ``items`` in forked workers (in-process when small)."""
-    if workers <= 1 or len(items) < PARALLEL_THRESHOLD or sys.platform == "win32":
-        return func(items)
+    if not items:
+        return []
     chunk = max(8, len(items) // (workers * 8))
     chunks = [items[i : i + chunk] for i in range(0, len(items), chunk)]
+    task = progress.task(label, len(items))
+    if workers <= 1 or len(items) < PARALLEL_THRESHOLD or sys.platform == "win32":
+        return [row for part in chunks for row in task.done(len(part), func(part))]
     with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        return [row for rows in pool.map(func, chunks) for row in rows]
+        return [
+            row
+            for part, rows in zip(chunks, pool.map(func, chunks), strict=True)
+            for row in task.done(len(part), rows)
+        ]
 
 
 # --- staging and swap ------------------------------------------------------------
-def _make_staging(destination: Path) -> Path:
-    """A fresh folder beside the destination, pre-filled with hard links to the last build."""
+def _make_staging(destination: Path, sparse: bool) -> Path:
+    """A fresh folder beside the destination: empty when ``sparse``, else pre-filled with
+    hard links to the last build."""
     destination.parent.mkdir(parents=True, exist_ok=True)
     _remove_leftovers(destination)
     staging = destination.with_name(f".{destination.name}.staging-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
-    if destination.is_dir():
+    if destination.is_dir() and not sparse:
         shutil.copytree(destination, staging, copy_function=_link_or_copy, symlinks=True)
     else:
         staging.mkdir()
@@ -361,6 +609,18 @@ def _clean_stale(staging: Path, written: set[str]) -> int:
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
     return removed
+
+
+def _move_in(staging: Path, destination: Path) -> None:
+    """Each file of a sparse staging folder replaces its published copy (atomically, one by one)."""
+    for folder, _, names in os.walk(staging):
+        rel = os.path.relpath(folder, staging)
+        target_dir = destination if rel == "." else destination / rel
+        if names:
+            target_dir.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            os.replace(os.path.join(folder, name), target_dir / name)
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _swap_in(staging: Path, destination: Path) -> None:

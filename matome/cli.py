@@ -11,6 +11,7 @@ from . import __version__, check, hn, new, server
 from .build import BuildReport, build
 from .config import Flags
 from .errors import BuildFailed, SourceError
+from .progress import Progress
 
 
 def _add_site_flags(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +37,11 @@ def make_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--minify", action="store_true", help="minify HTML and XML")
     build_cmd.add_argument(
         "--cleanDestinationDir", action="store_true", help="remove files the build did not write"
+    )
+    build_cmd.add_argument(
+        "--ignoreCache",
+        action="store_true",
+        help="render everything, not reading .matome-cache/ (it is written anew)",
     )
     build_cmd.add_argument("--quiet", action="store_true", help="print only errors")
     build_cmd.add_argument("--verbose", "-v", action="store_true", help="print warnings in full")
@@ -95,7 +101,15 @@ def main(argv: list[str] | None = None) -> int:
 def run_build(args: argparse.Namespace) -> int:
     source = Path(args.source)
     try:
-        report = build(source, flags_from(args), jobs=args.jobs, clean=args.cleanDestinationDir)
+        with Progress(enabled=sys.stdout.isatty() and not args.quiet) as progress:
+            report = build(
+                source,
+                flags_from(args),
+                jobs=args.jobs,
+                clean=args.cleanDestinationDir,
+                read_cache=not args.ignoreCache,
+                progress=progress,
+            )
     except BuildFailed as failed:
         for err in failed.errors:
             print(f"{err.path}:{err.line}:{err.col}: error: {err.message}", file=sys.stderr)
@@ -115,7 +129,7 @@ def run_build(args: argparse.Namespace) -> int:
         return 130
     if not args.quiet:
         print_warnings(report, args.verbose)
-        print_summary(report)
+        print_summary(report, args.verbose)
     return 0
 
 
@@ -133,7 +147,7 @@ def print_warnings(report: BuildReport, verbose: bool) -> None:
         )
 
 
-def print_summary(report: BuildReport) -> None:
+def print_summary(report: BuildReport, stages: bool = False) -> None:
     rows = [
         ("Pages", report.pages),
         ("Paginator pages", report.paginator_pages),
@@ -145,4 +159,12 @@ def print_summary(report: BuildReport) -> None:
     ]
     for name, value in rows:
         print(f" {name:<17}│ {value:>6}")
+    print(
+        f"Rendered {report.rendered_content} page bodies and {report.rendered_outputs} files;"
+        " the rest came from the build cache"
+    )
+    if stages:
+        print(
+            "Where the time went: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.stages.items())
+        )
     print(f"Total in {report.seconds * 1000:.0f} ms → {report.destination}")

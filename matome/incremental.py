@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import os
 import shutil
 import tempfile
@@ -45,7 +44,8 @@ from typing import Any
 
 import jinja2
 
-from .build import BuildState, _attach, holds_bytes, is_copy_of, render_output
+from .build import BuildState, _copy, render_output, write_if_changed
+from .buildcache import ContentEntry, attached_fields, content_source, implicit_reads, plan_sig
 from .config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
 from .content import loader
 from .content.dates import site_zone
@@ -55,7 +55,7 @@ from .content.page import Page
 from .errors import SourceError
 from .functions import install_site_functions
 from .images import prepare_thumbnails
-from .markup.expand import ContentRenderer, RenderedContent
+from .markup.expand import ContentRenderer, RenderedContent, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, plan_outputs
 from .reads import (
@@ -129,16 +129,6 @@ def _content_chunk(indices: list[int]) -> list[tuple]:
     return out
 
 
-def _implicit_reads(item: Output, site: Site) -> set:
-    """What picks an output's template and pager, read in Python rather than in a template."""
-    if item.page < 0:
-        return set()
-    key = page_key(site.pages[item.page])
-    reads = {(key, a) for a in ("kind", "type", "layout", "section", "taxonomy", "outputs")}
-    reads.add((key, "@pagers"))
-    return reads
-
-
 def _output_chunk(items: list[Output]) -> list[tuple]:
     job = _JOB
     out = []
@@ -146,67 +136,26 @@ def _output_chunk(items: list[Output]) -> list[tuple]:
         served, staged = job.root / item.out_path, job.staging / item.out_path
         if item.kind == "copy":
             try:
-                out.append((item.out_path, _stage_copy(item.source, served, staged), (), ()))
+                out.append((item.out_path, _copy(item.source, staged, served), (), ()))
             except OSError as e:
                 out.append((item.out_path, SourceError(str(item.source), 0, 0, str(e)), (), ()))
             continue
         job.log.begin()
         try:
-            status: str | SourceError = _stage_bytes(render_output(item, job.state), served, staged)
+            status: str | SourceError = write_if_changed(
+                staged, render_output(item, job.state), served
+            )
         except SourceError as e:
             status = e
         except Exception as e:
             status = template_error(e)
             status.message = f"while writing {item.out_path}: {status.message}"
         reads, templates = job.log.end()
-        out.append(
-            (item.out_path, status, reads | _implicit_reads(item, job.state.site), templates)
-        )
+        out.append((item.out_path, status, reads | implicit_reads(item, job.state.site), templates))
     return out
 
 
-def _stage_bytes(data: bytes, served: Path, staged: Path) -> str:
-    if holds_bytes(served, data):
-        return "same"
-    staged.parent.mkdir(parents=True, exist_ok=True)
-    staged.write_bytes(data)
-    return "new"
-
-
-def _stage_copy(source: Path, served: Path, staged: Path) -> str:
-    if is_copy_of(served, source):
-        return "same"
-    staged.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(source, staged)
-    return "new"
-
-
 # --- the live site -------------------------------------------------------------------
-@dataclass
-class ContentEntry:
-    """A page's rendered content and what rendering it read."""
-
-    source: tuple  # what render_page reads from the page itself
-    fields: dict  # what attaching the rendered content set on the page (html, plain, ...)
-    reads: dict  # (key, attr) -> the value read
-    templates: frozenset
-
-
-@functools.cache
-def attached_fields() -> tuple[str, ...]:
-    """The page fields the build's ``_attach`` sets, found by attaching to a blank page.
-
-    Kept per page, they are put back without plainifying every page's HTML again."""
-    page = Page(kind="page", title="", params={}, rel_permalink="", out_path="")
-    before = dict(page.__dict__)
-    _attach(page, RenderedContent("<p>one two</p><p>three</p>", "<p>one</p>", True, "<nav>"))
-    return tuple(k for k, v in page.__dict__.items() if k not in before or before[k] != v)
-
-
-def content_source(page: Page) -> tuple:
-    return (page.body, page.body_line, page.file.path, repr(page.params.get("summary")))
-
-
 @dataclass
 class Outcome:
     """What one rebuild did, for the terminal and the browser."""
@@ -692,7 +641,7 @@ class LiveSite:
             if isinstance(result, SourceError):
                 errors.append(result)
                 continue
-            _attach(page, result)
+            attach_content(page, result)
             fields = {name: page.__dict__[name] for name in attached_fields()}
             values = {pair: view.value(pair) for pair in reads}
             entries[page_key(page)] = ContentEntry(content_source(page), fields, values, templates)
@@ -735,7 +684,7 @@ class LiveSite:
             for item in outputs
             if item.kind == "copy"
             or item.out_path in stale
-            or self.plan_sigs.get(item.out_path) != _plan_sig(item, site)
+            or self.plan_sigs.get(item.out_path) != plan_sig(item, site)
         ]
 
     def _at_once(
@@ -886,7 +835,7 @@ class LiveSite:
                 outcome.removed.append(path)
                 emptied |= self._remember(path, frozenset(), frozenset())
             self.outputs = planned
-            self.plan_sigs = {path: _plan_sig(item, self.site) for path, item in planned.items()}
+            self.plan_sigs = {path: plan_sig(item, self.site) for path, item in planned.items()}
         for pair in {pair for _, _, reads, _ in rows for pair in reads}:
             self.values[pair] = self.view.value(pair)
             self.attrs[pair[0]].add(pair[1])
@@ -941,8 +890,3 @@ def _forget_images(site: Site) -> None:
     from . import images
 
     images._PREPARED.pop(id(site), None)
-
-
-def _plan_sig(item: Output, site: Site) -> tuple:
-    page = page_key(site.pages[item.page]) if item.page >= 0 else ""
-    return (item.kind, item.fmt, item.pager, item.target, str(item.source or ""), page)

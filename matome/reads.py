@@ -222,6 +222,11 @@ class GraphView:
         return value
 
     def _page_value(self, page: Page, attr: str) -> Any:
+        if attr == "related":
+            # What the ranking reads: each of the page's terms with its pages and their dates.
+            members = self.related_members
+            terms = self.related_terms(page_key(page))
+            return tuple((term, members.get(term, ())) for term in terms)
         special = _PAGE_SPECIAL.get(attr)
         try:
             return special(page) if special else canon(getattr(page, attr, MISSING))

@@ -10,6 +10,7 @@ import functools
 import html
 import json
 import re
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,26 @@ _TAG = re.compile(r"<[^>]*>")
 def plainify(value: Any) -> str:
     """Hugo's ``plainify``: the text with every HTML tag removed."""
     return _TAG.sub("", str(value))
+
+
+@dataclass(frozen=True)
+class CommentTime:
+    """A comment's ``createdAt`` for display: ``iso`` is set when it is a date and time."""
+
+    iso: str
+    text: str
+
+
+_COMMENT_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+
+
+def comment_time(value: Any) -> CommentTime:
+    """``2025/11/07 15:41:42`` or ``2025-11-07T15:41:42`` as ``2025/11/07 15:41``; else as written."""
+    created = str(value or "").strip()
+    iso = created.replace("/", "-").replace(" ", "T")
+    if _COMMENT_TIME.fullmatch(iso):
+        return CommentTime(iso, f"{iso[:10].replace('-', '/')} {iso[11:16]}")
+    return CommentTime("", created)
 
 
 def humanize(value: Any) -> str:
@@ -245,6 +266,7 @@ def make_environment(source: Path) -> jinja2.Environment:
         safe_html=Markup,
         html_unescape=html.unescape,
         truncate_words=truncate_text,
+        comment_time=comment_time,
     )
     env.globals.update(date_format=date_format, plainify=plainify, humanize=humanize)
     return env

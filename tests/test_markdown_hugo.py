@@ -616,12 +616,14 @@ COMMENT_BODIES = [
     "1行目\n2行目  \n3行目\n\n次の段落",
     "\u3000全角スペースで始まる<br/>コメント\u3000",
     "It's a 'quote' and \"another\"",
+    "結論：これは良い。時刻は12:30、比率は16:9",
 ]
 
 _ATOMS = st.sampled_from(
     [*"あいう漢字カナ。、「」（）！？ー…\u3000abcXYZ019 .-'\"\n"]
     + ["<br>", "<br/>", "<br />", "\n\n", "  \n", " \n", "\n  ", "    ", "--", "---", "..."]
     + ["'s", "'90s ", "1.", "2)", "- ", "+", "=", "<", ">", "*", "_", "`", "&", "http://", "@"]
+    + [":", ": ", "\n:", "://", ":smile:", ":+1:", ":no_such_emoji:", "https", "ftp", "ja"]
 )
 
 
@@ -632,6 +634,7 @@ def fast_renderers() -> list[MarkdownRenderer]:
         MarkdownRenderer(UNSAFE["markup"]),
         MarkdownRenderer({}),
         MarkdownRenderer(typographer_off),
+        MarkdownRenderer(UNSAFE["markup"], enable_emoji=True),
     ]
 
 

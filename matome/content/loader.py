@@ -35,6 +35,8 @@ class LoadResult:
     errors: list[SourceError] = field(default_factory=list)
     warnings: list[SourceError] = field(default_factory=list)
     skipped: int = 0  # drafts, future and expired pages left out
+    # The first moment after the load at which a future page is due or a page expires.
+    next_change: datetime | None = None
 
 
 def _is_ignored(name: str) -> bool:
@@ -181,6 +183,9 @@ def _load_file(
             )
         )
     page.resource_names = resources
+    for moment in (page.publish_date, page.expiry_date):
+        if moment != ZERO_DATE and moment > now:
+            result.next_change = min(moment, result.next_change or moment)
     if _left_out(page, config, now):
         result.skipped += 1
         return

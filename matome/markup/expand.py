@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from ..content.page import Page
 from ..errors import SourceError
+from ..render import plainify
 from .markdown import MarkdownRenderer
 from .shortcodes import Shortcode, parse_shortcodes
 
@@ -81,6 +82,18 @@ class RenderedContent:
     truncated: bool
     toc: str
     headings: list = field(default_factory=list)
+
+
+def attach_content(page: Page, rendered: RenderedContent) -> None:
+    """Set what templates read of a rendered body on its page."""
+    page.content_html = rendered.html
+    page.summary_html = rendered.summary
+    page.truncated = rendered.truncated
+    page.toc = rendered.toc
+    page.plain = plainify(rendered.html)
+    page.word_count = len(page.plain.split())
+    page.fuzzy_word_count = (page.word_count + 99) // 100 * 100
+    page.reading_time = (page.word_count + 212) // 213
 
 
 @dataclass

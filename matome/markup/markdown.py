@@ -2328,7 +2328,8 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 # HTML other than <br>, an entity, a URL or an e-mail address takes the full path.
 
 _FAST_REJECT = re.compile(
-    r"""[*_\[\]`\\!~:|#@&{}$^\t\r\x00]|www\."""  # Markdown syntax, entities, URLs
+    r"""[*_\[\]`\\!~|#@&{}$^\t\r\x00]|www\.|://"""  # Markdown syntax, entities, URLs
+    r"""|:[A-Za-z0-9_+-]+:|^ *:"""  # an emoji name, a definition
     r"""|<(?!br ?/?>)|(?<!<br)(?<!<br/)(?<!<br /)>"""  # HTML other than <br>
     r"""|^ *(?:[=+\-]|\d{1,9}[.)]|<br ?/?>\s*$)|^ +$"""  # block starts, blank-looking lines
     r"""|(?:\A\n*|\n\n) {4}""",  # indented code
@@ -2349,7 +2350,8 @@ _BR_TAG = re.compile(r"<br ?/?>")
 class _FastPath:
     def __init__(self, s: _Settings):
         self.s = s
-        self.enabled = not (s.hard_wraps or s.xhtml or s.emoji)
+        # _FAST_REJECT refuses anything shaped like an emoji name, so emoji need no full path.
+        self.enabled = not (s.hard_wraps or s.xhtml)
         self.br = None if s.unsafe else _OMITTED
 
     def render(self, text: str) -> str | None:

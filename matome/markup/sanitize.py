@@ -75,8 +75,14 @@ def _escape_match(m: re.Match) -> str:
     return LT_MARK + tag[1:]
 
 
+# Text that nh3 would give back unchanged: no markup but <br>, nothing it re-escapes.
+_CLEAN_TEXT = re.compile(r"(?:[^<>&\x00-\x08\x0b-\x1f\x7f\xa0]|<br>)*")
+
+
 def clean_html(html: str) -> str:
     """Markdown's output made safe; the marks left by escape_unknown_tags become ``&lt;``."""
+    if _CLEAN_TEXT.fullmatch(html):
+        return html  # most comments: plain text and line breaks, which nh3 would not change
     html = html.replace(LT_MARK, "&lt;")
     return nh3.clean(
         html,

@@ -1,0 +1,289 @@
+"""The build cache: what the last build rendered and read, so the next one redoes only that.
+
+Kept in ``<site>/.matome-cache/`` (ignored by git, safe to delete): ``index.pickle``
+with what every render read, one file per page body under ``content/``, and
+``last-build.pickle``, what a build with no changed input needs to know.
+Every render logs what it reads (``reads.py``); the cache keeps, for each page
+body and each output file, those reads with the values they returned, and the
+templates it loaded. The next build loads the site and builds its graph as
+usual, then evaluates the kept reads on the new graph:
+
+- a page body is reused when its source is the same, no template it loaded
+  changed and every read (another page's title through ``ref``, a site list)
+  returns what it returned before;
+- an output file is left as it is when its plan is the same, no template it
+  loaded changed, every read is unchanged and the published file is the one
+  the last build wrote (same size and modification time).
+
+Everything that is not a read of the graph is in the fingerprint, and a
+different fingerprint discards the whole cache: matome's own code and its
+rendering dependencies, the merged configuration and the command-line flags.
+Template files are compared one by one (by content); a template added or
+removed may change which file a lookup picks, so it too discards the cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .content.page import Page
+from .markup.expand import RenderedContent, attach_content
+from .outputs.plan import Output
+from .reads import page_key
+from .site import Site
+
+CACHE_DIR = ".matome-cache"
+INDEX_FILE = "index.pickle"
+LAST_BUILD_FILE = "last-build.pickle"
+# Libraries whose version can change what a page renders to.
+RENDERING_PACKAGES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "pygments", "nh3", "pillow")
+# A string value longer than this is kept as its digest: page bodies are read by their
+# own page and by feeds, and the cache need not hold the site's HTML twice.
+LONG_VALUE = 256
+
+
+@dataclass
+class ContentEntry:
+    """A page's rendered content and what rendering it read."""
+
+    source: str  # digest of what render_page reads from the page itself
+    fields: dict | None  # what attaching the rendered content set (None: on disk, not read yet)
+    reads: dict  # (key, attr) -> the value read
+    templates: frozenset
+
+
+@dataclass
+class OutputRecord:
+    """One file of the last build: how it was planned, what rendering it read, its stat."""
+
+    sig: tuple
+    reads: frozenset
+    templates: frozenset
+    size: int
+    mtime_ns: int
+
+
+@dataclass
+class BuildCache:
+    fingerprint: str
+    templates: dict[str, tuple]  # template name -> its digest in each template folder
+    content: dict[str, ContentEntry] = field(default_factory=dict)  # page key -> entry
+    outputs: dict[str, OutputRecord] = field(default_factory=dict)  # out_path -> record
+    values: dict[tuple, Any] = field(default_factory=dict)  # each output read -> its value
+
+
+@dataclass
+class LastBuild:
+    """What a build with no changed input needs: it then only checks the published files."""
+
+    inputs: str  # digest of every input file's path, size and modification time
+    day: Any  # the build date's day, which templates may print
+    next_change: Any  # when a future page is due or a page expires (None: never)
+    destination: str
+    files: dict[str, tuple[int, int]]  # out_path -> (size, mtime_ns) as published
+    report: Any  # the build's report, told again
+
+
+def input_digest(roots: list[Path], files: list[Path]) -> str:
+    """Every file under ``roots`` and each of ``files``, by path, size and modification time."""
+    digest = hashlib.blake2b()
+    for root in roots:
+        for folder, dirs, names in os.walk(root):
+            dirs.sort()
+            for name in sorted(names):
+                _stamp(digest, os.path.join(folder, name))
+    for path in files:
+        _stamp(digest, str(path))
+    return digest.hexdigest()
+
+
+def _stamp(digest: Any, path: str) -> None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        digest.update(f"{path}\0gone\n".encode("utf-8", "surrogateescape"))
+        return
+    line = f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n"
+    digest.update(line.encode("utf-8", "surrogateescape"))
+
+
+def files_unchanged(destination: Path, files: dict[str, tuple[int, int]]) -> bool:
+    for path, stamp in files.items():
+        try:
+            stat = os.stat(destination / path)
+        except OSError:
+            return False
+        if (stat.st_size, stat.st_mtime_ns) != stamp:
+            return False
+    return True
+
+
+# --- what a cache entry depends on --------------------------------------------------
+@functools.cache
+def attached_fields() -> tuple[str, ...]:
+    """The page fields ``attach_content`` sets, found by attaching to a blank page.
+
+    Kept per page, they are put back without plainifying every page's HTML again."""
+    page = Page(kind="page", title="", params={}, rel_permalink="", out_path="")
+    before = dict(page.__dict__)
+    attach_content(page, RenderedContent("<p>one two</p><p>three</p>", "<p>one</p>", True, "<nav>"))
+    return tuple(k for k, v in page.__dict__.items() if k not in before or before[k] != v)
+
+
+@functools.cache
+def content_attributes() -> frozenset[str]:
+    """Page attributes made by rendering content: unknown until every body is rendered."""
+    return frozenset({*attached_fields(), "content", "summary", "comment_count"})
+
+
+def content_source(page: Page) -> str:
+    """A digest of what ``render_page`` reads from the page itself."""
+    digest = hashlib.blake2b(page.body.encode("utf-8", "surrogatepass"))
+    digest.update(f"\0{page.body_line}\0{page.file.path}\0{page.params.get('summary')!r}".encode())
+    return digest.hexdigest()
+
+
+def implicit_reads(item: Output, site: Site) -> set:
+    """What picks an output's template and pager, read in Python rather than in a template."""
+    if item.page < 0:
+        return set()
+    key = page_key(site.pages[item.page])
+    reads = {(key, a) for a in ("kind", "type", "layout", "section", "taxonomy", "outputs")}
+    reads.add((key, "@pagers"))
+    return reads
+
+
+def plan_sig(item: Output, site: Site) -> tuple:
+    page = page_key(site.pages[item.page]) if item.page >= 0 else ""
+    return (item.kind, item.fmt, item.pager, item.target, str(item.source or ""), page)
+
+
+def storable(value: Any) -> Any:
+    """A read's value as the cache keeps it: long text by its digest."""
+    if isinstance(value, str) and len(value) > LONG_VALUE:
+        return ("@digest", hashlib.blake2b(value.encode("utf-8", "surrogatepass")).digest())
+    return value
+
+
+def fingerprint(config: Any) -> str:
+    """What every cached render depends on besides its reads and templates."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    for name in RENDERING_PACKAGES:
+        try:
+            digest.update(f"{name}={metadata.version(name)}\n".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{name}=none\n".encode())
+    digest.update(repr(config).encode())
+    return digest.hexdigest()
+
+
+def template_digests(dirs: list[Path]) -> dict[str, tuple]:
+    """Each template name with the digest of its file in every template folder (None: absent)."""
+    found: dict[str, list] = {}
+    for i, directory in enumerate(dirs):
+        for path in directory.rglob("*"):
+            if path.is_file():
+                name = path.relative_to(directory).as_posix()
+                slot = found.setdefault(name, [None] * len(dirs))
+                slot[i] = hashlib.blake2b(path.read_bytes()).hexdigest()
+    return {name: tuple(slots) for name, slots in found.items()}
+
+
+def changed_templates(cache: BuildCache, now: dict[str, tuple]) -> frozenset[str] | None:
+    """Names whose files changed; None when a template was added or removed in any folder
+    (a site's file now shadows the theme's, a lookup now finds another name)."""
+
+    def where(templates: dict[str, tuple]) -> dict[str, tuple]:
+        return {name: tuple(d is not None for d in digests) for name, digests in templates.items()}
+
+    if where(cache.templates) != where(now):
+        return None
+    return frozenset(name for name, digests in now.items() if cache.templates[name] != digests)
+
+
+# --- reading and writing -------------------------------------------------------------
+def _dir(source: Path) -> Path:
+    return source / CACHE_DIR
+
+
+def _blob(source: Path, key: str, entry: ContentEntry) -> Path:
+    name = hashlib.blake2b(f"{key}\0{entry.source}".encode()).hexdigest()[:32]
+    return _dir(source) / "content" / f"{name}.pickle"
+
+
+def load(source: Path, print_: str) -> BuildCache | None:
+    """The last build's cache if it was made with this fingerprint; None otherwise.
+
+    Page bodies stay on disk until ``content_fields`` asks for one."""
+    cache = _read(_dir(source) / INDEX_FILE, print_)
+    return cache if isinstance(cache, BuildCache) else None
+
+
+def content_fields(source: Path, key: str, entry: ContentEntry) -> dict | None:
+    if entry.fields is None:
+        fields = _read(_blob(source, key, entry), entry.source)
+        entry.fields = fields if isinstance(fields, dict) else None
+    return entry.fields
+
+
+def save(source: Path, cache: BuildCache, rendered: set[str]) -> None:
+    """Write the index and the bodies rendered by this build; drop bodies nothing uses."""
+    for key in rendered:
+        entry = cache.content[key]
+        _write(_blob(source, key, entry), entry.source, entry.fields)
+    index = BuildCache(
+        cache.fingerprint,
+        cache.templates,
+        {k: ContentEntry(e.source, None, e.reads, e.templates) for k, e in cache.content.items()},
+        cache.outputs,
+        cache.values,
+    )
+    _write(_dir(source) / INDEX_FILE, cache.fingerprint, index)
+    used = {_blob(source, k, e).name for k, e in cache.content.items()}
+    if (_dir(source) / "content").is_dir():
+        with os.scandir(_dir(source) / "content") as found:
+            for item in found:
+                if item.name not in used:
+                    os.unlink(item.path)
+
+
+def load_last_build(source: Path, print_: str) -> Any:
+    return _read(_dir(source) / LAST_BUILD_FILE, print_)
+
+
+def save_last_build(source: Path, print_: str, last: Any) -> None:
+    _write(_dir(source) / LAST_BUILD_FILE, print_, last)
+
+
+def forget_last_build(source: Path) -> None:
+    """A build that changes the site makes the last one's record untrue until it succeeds."""
+    (_dir(source) / LAST_BUILD_FILE).unlink(missing_ok=True)
+
+
+def _read(path: Path, print_: str) -> Any:
+    try:
+        with path.open("rb") as f:
+            if f.readline().decode(errors="replace").strip() != print_:
+                return None
+            return pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+        return None  # absent, from another version, or cut short: do without it
+
+
+def _write(path: Path, print_: str, value: Any) -> None:
+    """Written beside and renamed into place: a build killed meanwhile leaves the old file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with tmp.open("wb") as f:
+        f.write(print_.encode() + b"\n")
+        pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)

@@ -1,0 +1,232 @@
+"""The build cache (``.matome-cache/``): a warm build shows every change and equals a cold one.
+
+Each test builds a generated site, changes one thing (an article, a template, a
+shortcode template, the config, the title of a page another page refers to),
+builds again with the cache, and checks that the change is in the output and
+that the whole output is byte for byte what a build without the cache writes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from matome.build import build
+from matome.config import Flags
+
+ARTICLES = 40  # with the tag, month and alias pages, enough outputs to use the workers
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def article(n: int, title: str | None = None, extra: str = "") -> str:
+    day = n % 28 + 1
+    return (
+        f"+++\ntitle = '{title or f'記事 {n}'}'\ndate = 2025-03-{day:02d}T10:00:00+09:00\n"
+        f"months = '2025/03'\ntags = ['tag{n % 5}', 'common']\naliases = ['/old/{n}/']\n+++\n"
+        f"> 見出しの引用 {n}\n\n"
+        f'{{{{< matomeQuote body="コメント {n} の本文。<br>二行目。" userName="user{n}" '
+        f'createdAt="2025/03/{day:02d} 12:00:00" color="#ff5733" >}}}}\n'
+        f'{{{{< matomeQuote body="返信 {n}" userName="other" createdAt="2025/03/{day:02d} 12:30:00" '
+        f'color="" >}}}}\n{extra}'
+    )
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    write(
+        root / "hugo.toml",
+        'baseURL = "https://example.org/"\ntitle = "キャッシュの試験"\nlanguageCode = "ja"\n'
+        "[pagination]\n  pagerSize = 10\n[taxonomies]\n  tag = 'tags'\n  months = 'months'\n"
+        "[markup.goldmark.renderer]\n  unsafe = true\n[params]\n  enableSearch = false\n"
+        "  mainSections = ['posts']\n",
+    )
+    write(root / "content/posts/_index.md", "+++\ntitle = '記事一覧'\n+++\n")
+    for n in range(ARTICLES):
+        write(root / f"content/posts/a{n:02d}/index.md", article(n))
+    # Article 0 prints the title of article 1 through a shortcode of the site's own.
+    write(
+        root / "templates/shortcodes/title-of.html",
+        "<cite>{{ get_page(shortcode.get(0)).title }}</cite>",
+    )
+    write(
+        root / "content/posts/a00/index.md",
+        article(0, extra='\n参照先: {{< title-of "/posts/a01" >}}\n'),
+    )
+    return root
+
+
+def run(site: Path, out: Path, *, cache: bool = True, jobs: int = 2, clean: bool = False):
+    return build(site, Flags(destination=str(out)), jobs=jobs, read_cache=cache, clean=clean)
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def assert_same_as_cold(site: Path, warm_out: Path, tmp_path: Path) -> None:
+    """The warm build's output is byte for byte a build's without the cache."""
+    cold_out = tmp_path / "cold"
+    run(site, cold_out, cache=False)
+    warm, cold = tree(warm_out), tree(cold_out)
+    assert warm.keys() == cold.keys()
+    differing = [path for path in warm if warm[path] != cold[path]]
+    assert not differing, differing[:10]
+
+
+def touch_later(path: Path) -> None:
+    """A new modification time even on a file system with coarse timestamps."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+
+
+@pytest.fixture
+def built(site: Path, tmp_path: Path) -> tuple[Path, Path]:
+    out = tmp_path / "public"
+    first = run(site, out)
+    assert first.rendered_content == ARTICLES + 1  # and the section page
+    assert (site / ".matome-cache" / "index.pickle").is_file()
+    return site, out
+
+
+def test_a_build_with_nothing_changed_renders_nothing_and_rewrites_nothing(built, tmp_path):
+    site, out = built
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    again = run(site, out)
+    assert (again.rendered_content, again.rendered_outputs) == (0, 0)
+    assert again.unchanged == len(before)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == before
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_an_edited_article_is_rendered_again_and_only_what_shows_it(built, tmp_path):
+    site, out = built
+    path = site / "content/posts/a05/index.md"
+    path.write_text(path.read_text().replace("コメント 5 の本文", "書き換えた本文"))
+    touch_later(path)
+    report = run(site, out)
+    assert report.rendered_content == 1
+    assert 0 < report.rendered_outputs < 10  # its page, not the site
+    assert "書き換えた本文" in (out / "posts/a05/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_an_edited_title_reaches_lists_terms_feeds_and_the_page_that_prints_it(built, tmp_path):
+    site, out = built
+    path = site / "content/posts/a01/index.md"
+    path.write_text(article(1, title="新しい題名"))
+    touch_later(path)
+    report = run(site, out)
+    # Article 0's body, which prints article 1's title (article 1's own body does not).
+    assert report.rendered_content == 1
+    assert "<cite>新しい題名</cite>" in (out / "posts/a00/index.html").read_text()
+    assert "新しい題名" in (out / "tags/tag1/index.html").read_text()
+    assert "新しい題名" in (out / "index.xml").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_an_edited_template_is_used_by_every_page_that_loads_it(built, tmp_path):
+    site, out = built
+    single = Path(__file__).resolve().parent.parent / "templates/_default/single.html"
+    text = single.read_text().replace("</article>", "<p class=cache-probe>probe</p></article>", 1)
+    assert "cache-probe" in text
+    write(site / "templates/_default/single.html", text)
+    # A site file now shadows the theme's: any lookup may change, everything is rendered.
+    report = run(site, out)
+    assert report.rendered_outputs > ARTICLES
+    write(site / "templates/_default/single.html", text.replace("probe</p>", "probe 2</p>"))
+    touch_later(site / "templates/_default/single.html")
+    report = run(site, out)
+    assert report.rendered_content == 0  # bodies do not load single.html
+    assert report.rendered_outputs == ARTICLES
+    assert "probe 2" in (out / "posts/a07/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_an_edited_shortcode_template_renders_the_bodies_that_call_it(built, tmp_path):
+    site, out = built
+    write(
+        site / "templates/shortcodes/title-of.html", "<q>{{ get_page(shortcode.get(0)).title }}</q>"
+    )
+    touch_later(site / "templates/shortcodes/title-of.html")
+    report = run(site, out)
+    assert report.rendered_content == 1  # only article 0 calls title-of
+    assert "<q>記事 1</q>" in (out / "posts/a00/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_config_change_renders_everything(built, tmp_path):
+    site, out = built
+    config = site / "hugo.toml"
+    config.write_text(config.read_text().replace("キャッシュの試験", "別の題名"))
+    touch_later(config)
+    report = run(site, out)
+    assert report.rendered_content == ARTICLES + 1
+    assert "別の題名" in (out / "index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_new_and_a_deleted_article(built, tmp_path):
+    site, out = built
+    write(site / "content/posts/new/index.md", article(99, title="新着"))
+    (site / "content/posts/a10/index.md").unlink()
+    (site / "content/posts/a10").rmdir()
+    report = run(site, out, clean=True)  # as in Hugo, only this removes the page's old files
+    assert report.rendered_content == 1
+    assert report.cleaned == 2  # its page and its alias
+    assert "新着" in (out / "index.xml").read_text()
+    assert not (out / "posts/a10/index.html").exists()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_published_files_changed_by_hand_are_written_again(built, tmp_path):
+    site, out = built
+    (out / "posts/a03/index.html").write_text("changed by hand")
+    (out / "tags/tag1/index.html").unlink()
+    report = run(site, out)
+    assert report.rendered_outputs == 2
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_page_that_falls_due_is_published_without_any_file_changing(built, tmp_path):
+    site, out = built
+    due = datetime.now(UTC) + timedelta(seconds=2)
+    write(
+        site / "content/posts/later/index.md",
+        article(77, title="予約投稿").replace(
+            "date = 2025-03-22T10:00:00+09:00", f"date = {due.isoformat(timespec='seconds')}"
+        ),
+    )
+    run(site, out)
+    assert "予約投稿" not in (out / "index.html").read_text()
+    time.sleep(max(0.0, (due - datetime.now(UTC)).total_seconds()) + 1.1)
+    report = run(site, out)
+    assert report.rendered_outputs > 0
+    assert "予約投稿" in (out / "index.html").read_text()
+
+
+def test_a_damaged_cache_is_ignored(built, tmp_path):
+    site, out = built
+    (site / ".matome-cache" / "index.pickle").write_bytes(b"not a cache")
+    (site / ".matome-cache" / "last-build.pickle").write_bytes(b"")
+    report = run(site, out)
+    assert report.rendered_content == ARTICLES + 1
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_one_worker_and_two_workers_write_the_same_site(site, tmp_path):
+    run(site, tmp_path / "one", cache=False, jobs=1)
+    run(site, tmp_path / "two", cache=False, jobs=2)
+    assert tree(tmp_path / "one") == tree(tmp_path / "two")
