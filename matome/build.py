@@ -32,7 +32,7 @@ from .content.loader import load_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
 from .images import prepare_thumbnails
-from .markup.expand import ContentRenderer, RenderedContent, attach_content
+from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
 from .progress import Progress
@@ -202,8 +202,7 @@ def build(
     finally:
         _STATE = None
     fresh.values = {pair: _current(view, pair) for pair in _all_reads(fresh)}
-    rendered = {k for k, e in fresh.content.items() if not cache or cache.content.get(k) is not e}
-    buildcache.save(source, fresh, rendered)
+    buildcache.save(source, fresh)
     _count(report, outputs)
     report.unchanged = len(kept) + report.unchanged
     report.seconds = time.perf_counter() - started
@@ -305,18 +304,16 @@ def _render_all_content(
     rows = _map(_render_content_chunk, todo, workers, progress, "Rendering content")
     errors: list[SourceError] = []
     rendered = []
-    for index, result, reads, templates in rows:
+    for index, result, source, reads, templates in rows:
         if isinstance(result, SourceError):
             errors.append(result)
         else:
-            attach_content(site.pages[index], result)
-            rendered.append((site.pages[index], reads, templates))
+            site.pages[index].__dict__.update(result)
+            rendered.append((site.pages[index], result, source, reads, templates))
     view.forget()  # the graph has its bodies now
-    for page, reads, templates in rendered:
-        fields = {name: page.__dict__[name] for name in buildcache.attached_fields()}
+    for page, fields, (source, blob), reads, templates in rendered:
         values = {pair: _current(view, pair) for pair in reads}
-        source = buildcache.content_source(page)
-        fresh.content[page_key(page)] = ContentEntry(source, fields, values, templates)
+        fresh.content[page_key(page)] = ContentEntry(source, fields, values, templates, blob)
     report.rendered_content = len(todo)
     return errors
 
@@ -342,20 +339,29 @@ def _current(view: GraphView, pair: tuple) -> Any:
 
 
 def _render_content_chunk(indices: list[int]) -> list[tuple]:
+    """Render bodies; each one's page fields go to the cache from here, in parallel."""
     state = _STATE
+    root = state.site.config.source
     out = []
     for index in indices:
         page = state.site.pages[index]
         state.log.begin()
         try:
-            result: RenderedContent | SourceError = state.content.render_page(page)
+            rendered = state.content.render_page(page)
         except SourceError as e:
-            result = e
+            rendered = e
         except Exception as e:  # a template bug must name the page, not crash the build
-            result = template_error(e)
-            result.message = f"while rendering content/{page.file.path}: {result.message}"
+            rendered = template_error(e)
+            rendered.message = f"while rendering content/{page.file.path}: {rendered.message}"
         reads, templates = state.log.end()
-        out.append((index, result, reads, templates))
+        if isinstance(rendered, SourceError):
+            out.append((index, rendered, ("", ""), reads, templates))
+            continue
+        attach_content(page, rendered)
+        fields = {name: page.__dict__[name] for name in buildcache.attached_fields()}
+        source = buildcache.content_source(page)
+        blob = buildcache.save_fields(root, page_key(page), source, fields)
+        out.append((index, fields, (source, blob), reads, templates))
     return out
 
 
@@ -407,6 +413,9 @@ def _write_all(
     planned = {item.out_path: item for item in todo}
     files = {path: (record.size, record.mtime_ns) for path, record in kept.items()}
     errors: list[SourceError] = []
+    # Each worker sends its own copy of a read that many files make (a page's title):
+    # one object per read keeps the cache small and quick to load.
+    pairs = {pair: pair for record in kept.values() for pair in record.reads}
     for path, status, reads, templates, stat in rows:
         if isinstance(status, SourceError):
             errors.append(status)
@@ -415,6 +424,7 @@ def _write_all(
         report.unchanged += status == "same"
         if planned[path].kind != "copy":
             sig = buildcache.plan_sig(planned[path], _STATE.site)
+            reads = frozenset(pairs.setdefault(pair, pair) for pair in reads)
             fresh.outputs[path] = OutputRecord(sig, reads, templates, *stat)
     fresh.outputs.update(kept)
     report.rendered_outputs = sum(1 for item in todo if item.kind != "copy")

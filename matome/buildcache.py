@@ -28,6 +28,7 @@ import functools
 import hashlib
 import os
 import pickle
+import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -57,6 +58,7 @@ class ContentEntry:
     fields: dict | None  # what attaching the rendered content set (None: on disk, not read yet)
     reads: dict  # (key, attr) -> the value read
     templates: frozenset
+    blob: str = ""  # the file under content/ that holds ``fields``
 
 
 @dataclass
@@ -215,8 +217,7 @@ def _dir(source: Path) -> Path:
     return source / CACHE_DIR
 
 
-def _blob(source: Path, key: str, entry: ContentEntry) -> Path:
-    name = hashlib.blake2b(f"{key}\0{entry.source}".encode()).hexdigest()[:32]
+def _blob(source: Path, name: str) -> Path:
     return _dir(source) / "content" / f"{name}.pickle"
 
 
@@ -230,25 +231,33 @@ def load(source: Path, print_: str) -> BuildCache | None:
 
 def content_fields(source: Path, key: str, entry: ContentEntry) -> dict | None:
     if entry.fields is None:
-        fields = _read(_blob(source, key, entry), entry.source)
+        fields = _read(_blob(source, entry.blob), entry.source) if entry.blob else None
         entry.fields = fields if isinstance(fields, dict) else None
     return entry.fields
 
 
-def save(source: Path, cache: BuildCache, rendered: set[str]) -> None:
-    """Write the index and the bodies rendered by this build; drop bodies nothing uses."""
-    for key in rendered:
-        entry = cache.content[key]
-        _write(_blob(source, key, entry), entry.source, entry.fields)
+def save_fields(source: Path, key: str, digest: str, fields: dict) -> str:
+    """One rendered body's page fields, written by the worker that rendered it; the name
+    is new each time, so a build that fails leaves the files the cache names as they were."""
+    name = hashlib.blake2b(f"{key}\0{digest}\0{os.getpid()}\0{time.time_ns()}".encode())
+    _write(_blob(source, name.hexdigest()[:32]), digest, fields)
+    return name.hexdigest()[:32]
+
+
+def save(source: Path, cache: BuildCache) -> None:
+    """Write the index; drop the bodies no entry uses any more."""
     index = BuildCache(
         cache.fingerprint,
         cache.templates,
-        {k: ContentEntry(e.source, None, e.reads, e.templates) for k, e in cache.content.items()},
+        {
+            k: ContentEntry(e.source, None, e.reads, e.templates, e.blob)
+            for k, e in cache.content.items()
+        },
         cache.outputs,
         cache.values,
     )
     _write(_dir(source) / INDEX_FILE, cache.fingerprint, index)
-    used = {_blob(source, k, e).name for k, e in cache.content.items()}
+    used = {f"{e.blob}.pickle" for e in cache.content.values()}
     if (_dir(source) / "content").is_dir():
         with os.scandir(_dir(source) / "content") as found:
             for item in found:

@@ -17,6 +17,7 @@ import pytest
 
 from matome.build import build
 from matome.config import Flags
+from matome.errors import BuildFailed
 
 ARTICLES = 40  # with the tag, month and alias pages, enough outputs to use the workers
 
@@ -230,3 +231,21 @@ def test_one_worker_and_two_workers_write_the_same_site(site, tmp_path):
     run(site, tmp_path / "one", cache=False, jobs=1)
     run(site, tmp_path / "two", cache=False, jobs=2)
     assert tree(tmp_path / "one") == tree(tmp_path / "two")
+
+
+def test_a_failed_build_leaves_the_cache_as_the_last_good_build_made_it(built, tmp_path):
+    site, out = built
+    referenced = site / "content/posts/a01/index.md"
+    broken = site / "content/posts/a02/index.md"
+    good_title, good_body = referenced.read_text(), broken.read_text()
+    referenced.write_text(article(1, title="失敗した版"))
+    broken.write_text(good_body + '{{< matomeQuote body="閉じていない" >}\n')
+    with pytest.raises(BuildFailed):
+        run(site, out)  # article 0's body was rendered with the new title, then the build failed
+    referenced.write_text(good_title)
+    broken.write_text(good_body)
+    touch_later(referenced)
+    touch_later(broken)
+    run(site, out)
+    assert "<cite>記事 1</cite>" in (out / "posts/a00/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)

