@@ -62,8 +62,10 @@ class BuildReport:
     aliases: int = 0
     cleaned: int = 0
     unchanged: int = 0
-    rendered_content: int = 0  # page bodies rendered (the others came from the cache)
-    rendered_outputs: int = 0  # files rendered from templates (the others were kept)
+    rendered_content: int = 0  # page bodies rendered
+    cached_content: int = 0  # page bodies taken from the build cache
+    rendered_outputs: int = 0  # files rendered from templates
+    kept_outputs: int = 0  # files the build cache showed would come out the same
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     warnings: list[SourceError] = field(default_factory=list)
@@ -110,11 +112,18 @@ def build(
     if read_cache:
         last = buildcache.load_last_build(source, print_)
         if _nothing_changed(last, inputs, now, destination, clean):
-            report = dataclasses.replace(last.report, stages={"check": 0.0})
-            report.unchanged = len(last.files)
-            report.rendered_content = report.rendered_outputs = report.cleaned = 0
+            old = last.report
+            report = dataclasses.replace(
+                old,
+                unchanged=len(last.files),
+                rendered_content=0,
+                cached_content=old.rendered_content + old.cached_content,
+                rendered_outputs=0,
+                kept_outputs=old.rendered_outputs + old.kept_outputs,
+                cleaned=0,
+            )
             report.seconds = time.perf_counter() - started
-            report.stages["check"] = report.seconds
+            report.stages = {"check": report.seconds}
             return report
     buildcache.forget_last_build(source)
     loaded = load_content(config, now)
@@ -315,6 +324,7 @@ def _render_all_content(
         values = {pair: _current(view, pair) for pair in reads}
         fresh.content[page_key(page)] = ContentEntry(source, fields, values, templates, blob)
     report.rendered_content = len(todo)
+    report.cached_content = len(fresh.content) - len(rendered)
     return errors
 
 
@@ -428,6 +438,7 @@ def _write_all(
             fresh.outputs[path] = OutputRecord(sig, reads, templates, *stat)
     fresh.outputs.update(kept)
     report.rendered_outputs = sum(1 for item in todo if item.kind != "copy")
+    report.kept_outputs = len(kept)
     return set(files), files, errors
 
 

@@ -159,10 +159,13 @@ def print_summary(report: BuildReport, stages: bool = False) -> None:
     ]
     for name, value in rows:
         print(f" {name:<17}│ {value:>6}")
-    print(
-        f"Rendered {report.rendered_content} page bodies and {report.rendered_outputs} files;"
-        " the rest came from the build cache"
-    )
+    if report.stages.keys() == {"check"}:
+        print("Nothing changed since the last build: every file is as it was")
+    else:
+        print(
+            f"Rendered {report.rendered_content} page bodies and {report.rendered_outputs} files;"
+            f" from the build cache {report.cached_content} bodies, {report.kept_outputs} files"
+        )
     if stages:
         print(
             "Where the time went: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.stages.items())

@@ -27,7 +27,7 @@ from .errors import SourceError
 from .outputs.plan import Output
 
 # Bump when encoding changes, so cached files made the old way are not reused.
-ENCODER_VERSION = 1
+ENCODER_VERSION = 2
 QUALITY = {"webp": 80, "jpg": 82}
 
 # What the default theme shows: list cards, the article hero, the OpenGraph image
@@ -201,8 +201,16 @@ def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceEr
         except OSError as e:
             warnings.append(SourceError(str(src), 0, 0, f"cannot read image: {e}", "warning"))
     todo = [job for job in jobs_list if job[0] in digests]
-    with ThreadPoolExecutor(max(1, jobs)) as pool:  # Pillow encodes without holding the GIL
-        results = list(pool.map(lambda job: _make(job, digests[job[0]], cache), todo))
+    by_source: dict[Path, list[tuple[int, str]]] = {}
+    for src, width, fmt in todo:
+        by_source.setdefault(src, []).append((width, fmt))
+    with ThreadPoolExecutor(max(1, jobs)) as pool:  # Pillow decodes and encodes without the GIL
+        made = dict(
+            pool.map(
+                lambda src: (src, _make_all(src, by_source[src], digests[src], cache)), by_source
+            )
+        )
+    results = [made[src][(width, fmt)] for src, width, fmt in todo]
     base = config.base_url.rstrip("/")
     for (src, width, fmt), result in zip(todo, results, strict=True):
         if isinstance(result, SourceError):
@@ -220,9 +228,37 @@ def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceEr
     return outputs, warnings
 
 
-def _make(job: tuple[Path, int, str], digest: str, cache: Path):
-    """One thumbnail in the cache: reused when there, else resized and encoded."""
-    src, width, fmt = job
+def _make_all(src: Path, sizes: list[tuple[int, str]], digest: str, cache: Path) -> dict:
+    """Every wanted size of one image in the cache: reused when there, else made from one
+    decoding of the source. (width, format) -> (cached file, size) or a warning."""
+    targets = {size: _target(src, *size, digest, cache) for size in sizes}
+    done: dict = {}
+    missing = []
+    for size, target in targets.items():
+        found = _cached(target)
+        if found is None:
+            missing.append(size)
+        else:
+            done[size] = found
+    if not missing:
+        return done
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        if src.suffix.lower() == ".svg":  # vectors need no resizing; browsers scale them
+            for size in missing:
+                _atomic_copy(src, targets[size])
+                done[size] = _finish(targets[size], (0, 0))
+            return done
+        image = _decode(src, max(width for width, _ in missing))
+        for size in sorted(missing, reverse=True):
+            done[size] = _finish(targets[size], _encode(image, targets[size], *size))
+    except Exception as e:  # a broken image must not stop the build: the card shows no image
+        warning = SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning")
+        done.update({size: warning for size in missing})
+    return done
+
+
+def _target(src: Path, width: int, fmt: str, digest: str, cache: Path) -> Path:
     ext = "svg" if src.suffix.lower() == ".svg" else fmt
     if ext == "svg":
         width = 0  # one copy of a vector serves every size
@@ -230,57 +266,67 @@ def _make(job: tuple[Path, int, str], digest: str, cache: Path):
         f"{digest}:{width}:{ext}:{QUALITY.get(ext)}:{ENCODER_VERSION}".encode()
     ).hexdigest()[:16]
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", src.stem).strip("-")[:40] or "image"
-    target = cache / f"{stem}_{key}_{width}.{ext}"
+    return cache / f"{stem}_{key}_{width}.{ext}"
+
+
+def _cached(target: Path) -> tuple[Path, tuple[int, int]] | None:
     meta = target.with_suffix(target.suffix + ".size")
     try:
-        if target.is_file() and meta.is_file():
-            w, h = (int(n) for n in meta.read_text().split())
-            return target, (w, h)
-        cache.mkdir(parents=True, exist_ok=True)
-        if ext == "svg":  # vectors need no resizing; browsers scale them
-            _atomic_copy(src, target)
-            size = (0, 0)
-        else:
-            size = _encode(src, target, width, fmt)
-        # Written after the image and atomically: a file with its size is a finished one.
-        tmp = meta.with_name(f".{meta.name}.{os.getpid()}.tmp")
-        tmp.write_text(f"{size[0]} {size[1]}\n")
-        os.replace(tmp, meta)
-        return target, size
-    except Exception as e:  # a broken image must not stop the build: the card shows no image
-        return SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning")
+        w, h = (int(n) for n in meta.read_text().split())
+    except (OSError, ValueError):
+        return None
+    return (target, (w, h)) if target.is_file() else None
 
 
-def _encode(src: Path, target: Path, width: int, fmt: str) -> tuple[int, int]:
+def _finish(target: Path, size: tuple[int, int]) -> tuple[Path, tuple[int, int]]:
+    """Written after the image and atomically: a file with its size is a finished one."""
+    meta = target.with_suffix(target.suffix + ".size")
+    tmp = meta.with_name(f".{meta.name}.{os.getpid()}.tmp")
+    tmp.write_text(f"{size[0]} {size[1]}\n")
+    os.replace(tmp, meta)
+    return target, size
+
+
+def _decode(src: Path, largest: int):
+    """The first frame, upright. A JPEG is decoded at a reduced scale (in the DCT, fast)
+    that still leaves at least twice the largest width wanted, for a sharp LANCZOS resize."""
     from PIL import Image, ImageOps
 
     with Image.open(src) as opened:
         opened.seek(0)  # the first frame of an animation
-        image = ImageOps.exif_transpose(opened)
-        if image.width > width:  # never enlarge
-            height = max(1, round(image.height * width / image.width))
-            image = image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
-        if fmt == "jpg":
-            if image.mode in ("RGBA", "LA", "P"):
-                image = image.convert("RGBA")
-                flat = Image.new("RGB", image.size, (255, 255, 255))
-                flat.paste(image, mask=image.getchannel("A"))
-                image = flat
-            elif image.mode != "RGB":
-                image = image.convert("RGB")
-            options = {"quality": QUALITY["jpg"], "optimize": True, "progressive": True}
-            pil_format = "JPEG"
-        else:
-            if image.mode not in ("RGB", "RGBA"):
-                image = image.convert(
-                    "RGBA" if "A" in image.getbands() or image.mode == "P" else "RGB"
-                )
-            options = {"quality": QUALITY["webp"], "method": 4}
-            pil_format = "WEBP"
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        image.save(tmp, pil_format, **options)
-        os.replace(tmp, target)
-        return image.width, image.height
+        if opened.format == "JPEG":
+            # A rotated photo's width is its stored height: ask for both sides to be large.
+            opened.draft("RGB", (2 * largest, 2 * largest))
+        return ImageOps.exif_transpose(opened)
+
+
+def _encode(image, target: Path, width: int, fmt: str) -> tuple[int, int]:
+    from PIL import Image
+
+    if image.width > width:  # never enlarge
+        height = max(1, round(image.height * width / image.width))
+        image = image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    if fmt == "jpg":
+        if image.mode in ("RGBA", "LA", "P"):
+            image = image.convert("RGBA")
+            flat = Image.new("RGB", image.size, (255, 255, 255))
+            flat.paste(image, mask=image.getchannel("A"))
+            image = flat
+        elif image.mode != "RGB":
+            image = image.convert("RGB")
+        options = {"quality": QUALITY["jpg"], "optimize": True, "progressive": True}
+        pil_format = "JPEG"
+    else:
+        if image.mode not in ("RGB", "RGBA"):
+            image = image.convert("RGBA" if "A" in image.getbands() or image.mode == "P" else "RGB")
+        # Method 2 encodes the real blog's 1200 px heroes 5x faster than Pillow's default 4,
+        # for 4% more bytes.
+        options = {"quality": QUALITY["webp"], "method": 2}
+        pil_format = "WEBP"
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    image.save(tmp, pil_format, **options)
+    os.replace(tmp, target)
+    return image.width, image.height
 
 
 def _atomic_copy(src: Path, target: Path) -> None:

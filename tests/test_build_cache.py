@@ -87,6 +87,13 @@ def assert_same_as_cold(site: Path, warm_out: Path, tmp_path: Path) -> None:
     assert not differing, differing[:10]
 
 
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    touch_later(path)
+
+
 def touch_later(path: Path) -> None:
     """A new modification time even on a file system with coarse timestamps."""
     stat = path.stat()
@@ -114,9 +121,7 @@ def test_a_build_with_nothing_changed_renders_nothing_and_rewrites_nothing(built
 
 def test_an_edited_article_is_rendered_again_and_only_what_shows_it(built, tmp_path):
     site, out = built
-    path = site / "content/posts/a05/index.md"
-    path.write_text(path.read_text().replace("コメント 5 の本文", "書き換えた本文"))
-    touch_later(path)
+    edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
     report = run(site, out)
     assert report.rendered_content == 1
     assert 0 < report.rendered_outputs < 10  # its page, not the site
@@ -170,9 +175,7 @@ def test_an_edited_shortcode_template_renders_the_bodies_that_call_it(built, tmp
 
 def test_a_config_change_renders_everything(built, tmp_path):
     site, out = built
-    config = site / "hugo.toml"
-    config.write_text(config.read_text().replace("キャッシュの試験", "別の題名"))
-    touch_later(config)
+    edit(site / "hugo.toml", "キャッシュの試験", "別の題名")
     report = run(site, out)
     assert report.rendered_content == ARTICLES + 1
     assert "別の題名" in (out / "index.html").read_text()
