@@ -158,6 +158,8 @@ def new_site(directory: Path, now: datetime | None = None) -> list[Path]:
     article_path, article = sample_article(now)
     files: dict[str, str | bytes] = {
         "hugo.toml": SITE_CONFIG.format(images=json.dumps(images, ensure_ascii=False)),
+        # What builds make: the site, the build cache, processed images (Hugo's folder).
+        ".gitignore": "/public/\n/.matome-cache/\n/resources/_gen/\n",
         "archetypes/default.md": DEFAULT_ARCHETYPE,
         "content/posts/_index.md": SECTION_INDEX,
         f"content/{article_path}": article,
