@@ -143,6 +143,8 @@ def build(
         )
     log = ReadLog()
     env = make_environment(source)
+    if env.bytecode_cache is None:  # compiled templates, kept between builds
+        env.bytecode_cache = buildcache.template_bytecode(source)
     instrument(env, log)
     markdown = MarkdownRenderer(config.markup, enable_emoji=config.enable_emoji)
     install_site_functions(env, site, markdown)
@@ -340,12 +342,18 @@ def _reusable(entry: ContentEntry, page, view: GraphView, changed: frozenset[str
 
 
 def _current(view: GraphView, pair: tuple) -> Any:
-    """A read's value on this build's graph, as the cache keeps it (memoized by the view)."""
-    memo = view.memo
-    key = ("@stored", pair)
-    if key not in memo:
-        memo[key] = buildcache.storable(view.value(pair))
-    return memo[key]
+    """A read's value on this build's graph, as the cache keeps it (kept until the view forgets)."""
+    stored = view.memo.get(_STORED)
+    if stored is None:
+        stored = view.memo[_STORED] = {}
+    try:
+        return stored[pair]
+    except KeyError:
+        value = stored[pair] = buildcache.storable(view.value(pair))
+        return value
+
+
+_STORED = ("@stored",)
 
 
 def _render_content_chunk(indices: list[int]) -> list[tuple]:

@@ -221,6 +221,15 @@ def _blob(source: Path, name: str) -> Path:
     return _dir(source) / "content" / f"{name}.pickle"
 
 
+def template_bytecode(source: Path) -> Any:
+    """Jinja's compiled templates, kept by name and source checksum under ``templates/``."""
+    import jinja2
+
+    folder = _dir(source) / "templates"
+    folder.mkdir(parents=True, exist_ok=True)
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 def load(source: Path, print_: str) -> BuildCache | None:
     """The last build's cache if it was made with this fingerprint; None otherwise.
 
