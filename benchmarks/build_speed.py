@@ -19,8 +19,9 @@ Per scale and scenario the two tools run alternately, ``--runs`` times each:
 - edit: one sentence added to the first comment of one article, then built.
 
 Each run is timed as a whole process: wall time, CPU time of the process and
-its workers (``os.wait4``), and peak memory, the largest sum of the resident
-sizes of the process and its children, sampled every 20 ms from /proc.
+its workers (``os.wait4``), and peak memory, the largest sum of the proportional
+set sizes (PSS: a page shared by forked workers counted once) of the process and
+its children, sampled every 20 ms from /proc.
 Medians are printed with the ratio matome/Hugo; warm and edit are also
 compared with Hugo's cold build.
 """
@@ -67,28 +68,39 @@ def hugo_binary() -> str:
 
 
 # --- measuring one process ---------------------------------------------------------
-def _tree_rss(root: int) -> int:
-    """Resident bytes of ``root`` and all its descendants."""
+def _tree_pss(root: int) -> int:
+    """Proportional set size of ``root`` and all its descendants, in bytes.
+
+    PSS counts a page shared by n processes as 1/n in each, so forked workers sharing
+    the parent's memory are not counted twice, as a sum of resident sizes would.
+    """
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            ppid, pages = int(fields[1]), int(fields[21])
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
             continue
         children.setdefault(ppid, []).append(int(entry))
-        rss[int(entry)] = pages * page
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        total += _pss(pid)
         todo += children.get(pid, [])
     return total
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
 
 
 def measure(command: list[str], cwd: Path | None = None) -> Run:
@@ -102,7 +114,7 @@ def measure(command: list[str], cwd: Path | None = None) -> Run:
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss(proc.pid))
+            peak = max(peak, _tree_pss(proc.pid))
             done.wait(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)

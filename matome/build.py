@@ -12,10 +12,12 @@ in at the end: a failed or interrupted build leaves the previous site as it was.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import shutil
 import sys
 import time
+from array import array
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,6 +31,7 @@ from . import buildcache
 from .buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .config import Flags, SiteConfig, load_config
 from .content.loader import load_content
+from .content.page import RENDERED_FIELDS, Page, defer_rendered
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
 from .images import prepare_thumbnails
@@ -186,7 +189,8 @@ def build(
     _STATE.staging = staging
     _STATE.published = destination if sparse else None
     try:
-        kept = _kept_outputs(outputs, site, view, cache, changed, destination)
+        current = _last_reads_now(cache, view, fresh) if cache else []
+        kept = _kept_outputs(outputs, site, cache, changed, destination, current)
         clock.lap("staging")
         written, files, write_errors = _write_all(outputs, kept, fresh, workers, progress, report)
         if write_errors:
@@ -212,7 +216,7 @@ def build(
         raise
     finally:
         _STATE = None
-    fresh.values = {pair: _current(view, pair) for pair in _all_reads(fresh)}
+    _number_reads(fresh, cache, current, view)
     buildcache.save(source, fresh)
     _count(report, outputs)
     report.unchanged = len(kept) + report.unchanged
@@ -297,18 +301,22 @@ def _render_all_content(
     progress: Progress,
     report: BuildReport,
 ) -> list[SourceError]:
-    """Every page body: from the cache when it would render the same, else rendered."""
+    """Every page body: from the cache when it would render the same, else rendered.
+
+    A body from the cache stays on disk until a template reads it (``defer_rendered``)."""
     todo = []
+    root = site.config.source
     for page in site.pages:
         if page.file is None:
             continue
         key = page_key(page)
         entry = cache.content.get(key) if cache else None
-        fields = None
-        if entry is not None and _reusable(entry, page, view, changed):
-            fields = buildcache.content_fields(site.config.source, key, entry)
-        if fields is not None:
-            page.__dict__.update(fields)
+        if (
+            entry is not None
+            and _reusable(entry, page, view, changed)
+            and buildcache.has_fields(root, entry)
+        ):
+            defer_rendered(page, functools.partial(_cached_fields, page, entry, _STATE.content))
             fresh.content[key] = entry
         else:
             todo.append(page.index)
@@ -328,6 +336,15 @@ def _render_all_content(
     report.rendered_content = len(todo)
     report.cached_content = len(fresh.content) - len(rendered)
     return errors
+
+
+def _cached_fields(page: Page, entry: ContentEntry, content: ContentRenderer) -> dict:
+    """A cached body's page fields; rendered again if its file was damaged since."""
+    fields = buildcache.content_fields(page.site.config.source, entry)
+    if fields is None:
+        attach_content(page, content.render_page(page))
+        fields = {name: page.__dict__[name] for name in RENDERED_FIELDS}
+    return fields
 
 
 def _reusable(entry: ContentEntry, page, view: GraphView, changed: frozenset[str]) -> bool:
@@ -376,7 +393,7 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
             out.append((index, rendered, ("", ""), reads, templates))
             continue
         attach_content(page, rendered)
-        fields = {name: page.__dict__[name] for name in buildcache.attached_fields()}
+        fields = {name: page.__dict__[name] for name in RENDERED_FIELDS}
         source = buildcache.content_source(page)
         blob = buildcache.save_fields(root, page_key(page), source, fields)
         out.append((index, fields, (source, blob), reads, templates))
@@ -384,18 +401,32 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
 
 
 # --- outputs -------------------------------------------------------------------
+def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache) -> list:
+    """What each read of the last build's files returns now, in ``cache.pairs`` order.
+
+    A body taken from the cache renders as it did, so its reads need not load it."""
+    attrs = buildcache.content_attributes()
+    reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
+    return [
+        old if pair[0] in reused and pair[1] in attrs else _current(view, pair)
+        for pair, old in zip(cache.pairs, cache.values, strict=True)
+    ]
+
+
 def _kept_outputs(
     outputs: list[Output],
     site: Site,
-    view: GraphView,
     cache: BuildCache | None,
     changed: frozenset[str] | None,
     destination: Path,
+    current: list,
 ) -> dict[str, OutputRecord]:
     """The files of the last build that this one would write again byte for byte."""
     if cache is None:
         return {}
-    stale = {pair for pair, value in cache.values.items() if _current(view, pair) != value}
+    stale = {
+        i for i, (old, now) in enumerate(zip(cache.values, current, strict=True)) if old != now
+    }
     kept = {}
     for item in outputs:
         record = cache.outputs.get(item.out_path)
@@ -404,7 +435,7 @@ def _kept_outputs(
             or item.kind == "copy"
             or record.sig != buildcache.plan_sig(item, site)
             or record.templates & changed
-            or not record.reads.isdisjoint(stale)
+            or not stale.isdisjoint(record.reads)
         ):
             continue
         try:
@@ -431,9 +462,6 @@ def _write_all(
     planned = {item.out_path: item for item in todo}
     files = {path: (record.size, record.mtime_ns) for path, record in kept.items()}
     errors: list[SourceError] = []
-    # Each worker sends its own copy of a read that many files make (a page's title):
-    # one object per read keeps the cache small and quick to load.
-    pairs = {pair: pair for record in kept.values() for pair in record.reads}
     for path, status, reads, templates, stat in rows:
         if isinstance(status, SourceError):
             errors.append(status)
@@ -442,7 +470,6 @@ def _write_all(
         report.unchanged += status == "same"
         if planned[path].kind != "copy":
             sig = buildcache.plan_sig(planned[path], _STATE.site)
-            reads = frozenset(pairs.setdefault(pair, pair) for pair in reads)
             fresh.outputs[path] = OutputRecord(sig, reads, templates, *stat)
     fresh.outputs.update(kept)
     report.rendered_outputs = sum(1 for item in todo if item.kind != "copy")
@@ -482,8 +509,38 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
     return out
 
 
-def _all_reads(cache: BuildCache) -> set[tuple]:
-    return {pair for record in cache.outputs.values() for pair in record.reads}
+def _number_reads(
+    fresh: BuildCache, cache: BuildCache | None, current: list, view: GraphView
+) -> None:
+    """Number the reads of every file once, each with its value on this graph, into
+    ``fresh.pairs``: a kept file's ids point into the last build's pairs, a written
+    file's reads are the pairs themselves."""
+    ids: dict[tuple, int] = {}
+    last: dict[tuple, int] = {}
+    if cache is not None:
+        kept = [r for r in fresh.outputs.values() if isinstance(r.reads, array)]
+        used = sorted(set().union(*(r.reads for r in kept)))
+        renumber = {old: new for new, old in enumerate(used)}
+        for i in used:
+            ids[cache.pairs[i]] = len(fresh.pairs)
+            fresh.pairs.append(cache.pairs[i])
+            fresh.values.append(current[i])
+        for record in kept:
+            record.reads = array("I", map(renumber.__getitem__, record.reads))
+        last = {pair: i for i, pair in enumerate(cache.pairs)}
+    for record in fresh.outputs.values():
+        if isinstance(record.reads, array):
+            continue
+        numbered = array("I")
+        for pair in record.reads:
+            i = ids.get(pair)
+            if i is None:
+                i = ids[pair] = len(fresh.pairs)
+                fresh.pairs.append(pair)
+                j = last.get(pair)
+                fresh.values.append(current[j] if j is not None else _current(view, pair))
+            numbered.append(i)
+        record.reads = numbered
 
 
 def render_output(item: Output, state: BuildState) -> bytes:

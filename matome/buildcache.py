@@ -17,25 +17,27 @@ usual, then evaluates the kept reads on the new graph:
 
 Everything that is not a read of the graph is in the fingerprint, and a
 different fingerprint discards the whole cache: matome's own code and its
-rendering dependencies, the merged configuration and the command-line flags.
+rendering dependencies, the merged configuration and the command-line flags
+(but not the destination: a build into another folder reuses every body).
 Template files are compared one by one (by content); a template added or
 removed may change which file a lookup picks, so it too discards the cache.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
 import pickle
 import time
+from array import array
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .content.page import Page
-from .markup.expand import RenderedContent, attach_content
+from .content.page import RENDERED_FIELDS, Page
 from .outputs.plan import Output
 from .reads import page_key
 from .site import Site
@@ -66,7 +68,9 @@ class OutputRecord:
     """One file of the last build: how it was planned, what rendering it read, its stat."""
 
     sig: tuple
-    reads: frozenset
+    # Indexes into ``BuildCache.pairs`` (an array of ints loads at once; the site's
+    # files make 800,000 reads of 143,000 pairs); a set of pairs while a build renders it.
+    reads: array | frozenset
     templates: frozenset
     size: int
     mtime_ns: int
@@ -78,7 +82,8 @@ class BuildCache:
     templates: dict[str, tuple]  # template name -> its digest in each template folder
     content: dict[str, ContentEntry] = field(default_factory=dict)  # page key -> entry
     outputs: dict[str, OutputRecord] = field(default_factory=dict)  # out_path -> record
-    values: dict[tuple, Any] = field(default_factory=dict)  # each output read -> its value
+    pairs: list[tuple] = field(default_factory=list)  # every read some output made
+    values: list = field(default_factory=list)  # what each of ``pairs`` returned
 
 
 @dataclass
@@ -129,20 +134,9 @@ def files_unchanged(destination: Path, files: dict[str, tuple[int, int]]) -> boo
 
 # --- what a cache entry depends on --------------------------------------------------
 @functools.cache
-def attached_fields() -> tuple[str, ...]:
-    """The page fields ``attach_content`` sets, found by attaching to a blank page.
-
-    Kept per page, they are put back without plainifying every page's HTML again."""
-    page = Page(kind="page", title="", params={}, rel_permalink="", out_path="")
-    before = dict(page.__dict__)
-    attach_content(page, RenderedContent("<p>one two</p><p>three</p>", "<p>one</p>", True, "<nav>"))
-    return tuple(k for k, v in page.__dict__.items() if k not in before or before[k] != v)
-
-
-@functools.cache
 def content_attributes() -> frozenset[str]:
     """Page attributes made by rendering content: unknown until every body is rendered."""
-    return frozenset({*attached_fields(), "content", "summary", "comment_count"})
+    return frozenset({*RENDERED_FIELDS, "content", "summary", "comment_count"})
 
 
 def content_source(page: Page) -> str:
@@ -184,7 +178,8 @@ def fingerprint(config: Any) -> str:
             digest.update(f"{name}={metadata.version(name)}\n".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{name}=none\n".encode())
-    digest.update(repr(config).encode())
+    # Where the site is written changes no file's bytes: the cache serves any destination.
+    digest.update(repr(dataclasses.replace(config, destination="")).encode())
     return digest.hexdigest()
 
 
@@ -238,7 +233,12 @@ def load(source: Path, print_: str) -> BuildCache | None:
     return cache if isinstance(cache, BuildCache) else None
 
 
-def content_fields(source: Path, key: str, entry: ContentEntry) -> dict | None:
+def has_fields(source: Path, entry: ContentEntry) -> bool:
+    """Whether the entry's rendered body is (still) on disk, to be read when needed."""
+    return entry.fields is not None or (bool(entry.blob) and _blob(source, entry.blob).is_file())
+
+
+def content_fields(source: Path, entry: ContentEntry) -> dict | None:
     if entry.fields is None:
         fields = _read(_blob(source, entry.blob), entry.source) if entry.blob else None
         entry.fields = fields if isinstance(fields, dict) else None
@@ -263,6 +263,7 @@ def save(source: Path, cache: BuildCache) -> None:
             for k, e in cache.content.items()
         },
         cache.outputs,
+        cache.pairs,
         cache.values,
     )
     _write(_dir(source) / INDEX_FILE, cache.fingerprint, index)

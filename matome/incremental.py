@@ -45,13 +45,13 @@ from typing import Any
 import jinja2
 
 from .build import BuildState, _copy, render_output, write_if_changed
-from .buildcache import ContentEntry, attached_fields, content_source, implicit_reads, plan_sig
+from .buildcache import ContentEntry, content_source, implicit_reads, plan_sig
 from .config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
 from .content import loader
 from .content.dates import site_zone
 from .content.frontmatter import split_front_matter
 from .content.loader import LoadResult, load_content
-from .content.page import Page
+from .content.page import RENDERED_FIELDS, Page
 from .errors import SourceError
 from .functions import install_site_functions
 from .images import prepare_thumbnails
@@ -642,7 +642,7 @@ class LiveSite:
                 errors.append(result)
                 continue
             attach_content(page, result)
-            fields = {name: page.__dict__[name] for name in attached_fields()}
+            fields = {name: page.__dict__[name] for name in RENDERED_FIELDS}
             values = {pair: view.value(pair) for pair in reads}
             entries[page_key(page)] = ContentEntry(content_source(page), fields, values, templates)
         outcome.rendered_content += len(rows)
@@ -744,7 +744,7 @@ class LiveSite:
 
     def _content_readers(self, keys: set[str]) -> set[str]:
         """The outputs that read the rendered body of these pages."""
-        attrs = (*attached_fields(), "content", "summary")
+        attrs = (*RENDERED_FIELDS, "content", "summary")
         return {path for key in keys for a in attrs for path in self.readers.get((key, a), ())}
 
     def _render_stale_content(self) -> list[SourceError]:

@@ -17,7 +17,9 @@ import pytest
 
 from matome.build import build
 from matome.config import Flags
+from matome.content.page import RENDERED_FIELDS, Page, defer_rendered
 from matome.errors import BuildFailed
+from matome.markup.expand import RenderedContent, attach_content
 
 ARTICLES = 40  # with the tag, month and alias pages, enough outputs to use the workers
 
@@ -252,3 +254,55 @@ def test_a_failed_build_leaves_the_cache_as_the_last_good_build_made_it(built, t
     run(site, out)
     assert "<cite>記事 1</cite>" in (out / "posts/a00/index.html").read_text()
     assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_damaged_body_in_the_cache_is_rendered_again_when_a_file_reads_it(built, tmp_path):
+    site, out = built
+    theme_feed = Path(__file__).resolve().parent.parent / "templates/_default/rss.xml"
+    feed = theme_feed.read_text().replace("item.summary_html", "item.plain", 1)
+    assert "item.plain" in feed
+    write(site / "templates/_default/rss.xml", feed)  # the feed prints every body
+    run(site, out)
+    bodies = list((site / ".matome-cache" / "content").iterdir())
+    assert len(bodies) == ARTICLES + 1
+    for body in bodies:
+        body.write_bytes(b"damaged")
+    write(site / "templates/_default/rss.xml", feed.replace("<description>", "<description> ", 1))
+    touch_later(site / "templates/_default/rss.xml")
+    report = run(site, out)
+    assert report.rendered_content == 0  # the bodies do not load the feed template
+    assert report.rendered_outputs == len(list(out.rglob("index.xml")))  # the feeds alone
+    assert "コメント 6 の本文" in (out / "index.xml").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_rendered_fields_are_exactly_what_attaching_a_body_sets():
+    page = Page(kind="page", title="", params={}, rel_permalink="", out_path="")
+    before = dict(page.__dict__)
+    attach_content(page, RenderedContent("<p>one two</p><p>three</p>", "<p>one</p>", True, "<nav>"))
+    set_now = {k for k, v in page.__dict__.items() if k not in before or before[k] != v}
+    assert set_now == set(RENDERED_FIELDS)
+
+
+def test_a_deferred_body_is_loaded_once_and_only_when_a_rendered_field_is_read():
+    page = Page(kind="page", title="題名", params={}, rel_permalink="/a/", out_path="a/index.html")
+    calls = []
+
+    def load() -> dict:
+        calls.append(1)
+        fields = {name: getattr(Page, name) for name in RENDERED_FIELDS}
+        return {**fields, "content_html": "<p>本文</p>", "word_count": 1}
+
+    defer_rendered(page, load)
+    assert (page.title, page.rel_permalink, calls) == ("題名", "/a/", [])
+    assert str(page.content) == "<p>本文</p>"
+    assert (page.word_count, page.summary_html, page.toc) == (1, "", "")
+    assert calls == [1]
+
+
+def test_a_build_into_another_folder_reuses_the_bodies_and_writes_every_file(built, tmp_path):
+    site, out = built
+    other = tmp_path / "elsewhere"
+    report = run(site, other)
+    assert report.rendered_content == 0
+    assert tree(other) == tree(out)

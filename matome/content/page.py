@@ -93,6 +93,45 @@ class Term:
         return self.page.pages
 
 
+class _Rendered:
+    """A page field set by rendering its content. A build that takes a body from its cache
+    leaves it on disk until a template reads one of these (most builds render few pages)."""
+
+    def __init__(self, default: Any):
+        self.default = default
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, page: Page | None, owner: type | None = None) -> Any:
+        if page is None:
+            return self.default  # the dataclass's default
+        load = page.__dict__.pop("load_rendered", None)
+        if load is None:
+            return self.default
+        page.__dict__.update(load())
+        return page.__dict__.get(self.name, self.default)
+
+
+RENDERED_FIELDS = (
+    "content_html",
+    "summary_html",
+    "truncated",
+    "plain",
+    "word_count",
+    "fuzzy_word_count",
+    "reading_time",
+    "toc",
+)
+
+
+def defer_rendered(page: Page, load: Any) -> None:
+    """Leave the rendered fields to ``load()`` (a dict of them), called when one is first read."""
+    for name in RENDERED_FIELDS:
+        page.__dict__.pop(name, None)
+    page.__dict__["load_rendered"] = load
+
+
 @dataclass(eq=False)
 class Page:
     kind: str  # page, section, home, taxonomy, term
@@ -133,15 +172,15 @@ class Page:
     next: Page | None = None
     prev_in_section: Page | None = None
     next_in_section: Page | None = None
-    # Filled in by rendering.
-    content_html: str = ""
-    summary_html: str = ""
-    truncated: bool = False
-    plain: str = ""
-    word_count: int = 0
-    fuzzy_word_count: int = 0
-    reading_time: int = 0
-    toc: str = ""
+    # Filled in by rendering (or, from the build cache, when first read: ``defer_rendered``).
+    content_html: str = _Rendered("")
+    summary_html: str = _Rendered("")
+    truncated: bool = _Rendered(False)
+    plain: str = _Rendered("")
+    word_count: int = _Rendered(0)
+    fuzzy_word_count: int = _Rendered(0)
+    reading_time: int = _Rendered(0)
+    toc: str = _Rendered("")
     pagers: list = field(default_factory=list)  # every pager of a list page
     paginator: Any = None  # the pager being rendered (Hugo's .Paginator)
     index: int = -1  # position in Site.pages; how workers name a page
