@@ -239,6 +239,8 @@ class GraphView:
             return site.build_date.date()  # a rebuild on the same day changes no footer
         if attr == "get_page":
             return "get_page"  # each lookup is logged with its path
+        if attr == "config":
+            return "config"  # a new config is a new cache fingerprint: everything renders
         if attr == "related":
             return self.related_members
         try:

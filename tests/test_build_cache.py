@@ -300,9 +300,14 @@ def test_a_deferred_body_is_loaded_once_and_only_when_a_rendered_field_is_read()
     assert calls == [1]
 
 
-def test_a_build_into_another_folder_reuses_the_bodies_and_writes_every_file(built, tmp_path):
+def test_the_cache_serves_any_destination_and_any_spelling_of_it(built, tmp_path):
     site, out = built
     other = tmp_path / "elsewhere"
     report = run(site, other)
     assert report.rendered_content == 0
     assert tree(other) == tree(out)
+    edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
+    report = run(site, tmp_path / "elsewhere" / ".." / "elsewhere")
+    assert report.rendered_content == 1
+    assert 0 < report.rendered_outputs < 10  # the same folder, written as another path
+    assert_same_as_cold(site, other, tmp_path)
