@@ -21,7 +21,8 @@ Per scale and scenario the two tools run alternately, ``--runs`` times each:
 Each run is timed as a whole process: wall time, CPU time of the process and
 its workers (``os.wait4``), and peak memory, the largest sum of the proportional
 set sizes (PSS: a page shared by forked workers counted once) of the process and
-its children, sampled every 20 ms from /proc.
+its children, sampled from /proc every 20 ms (less often for large processes, whose
+PSS is costly to read).
 Medians are printed with the ratio matome/Hugo; warm and edit are also
 compared with Hugo's cold build.
 """
@@ -114,8 +115,11 @@ def measure(command: list[str], cwd: Path | None = None) -> Run:
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
+            began = time.perf_counter()
             peak = max(peak, _tree_pss(proc.pid))
-            done.wait(0.02)
+            # The kernel walks every mapped page to sum PSS: for a process of gigabytes
+            # that takes a core for a while, so sampling keeps to a tenth of one core.
+            done.wait(max(0.02, 10 * (time.perf_counter() - began)))
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()

@@ -31,7 +31,7 @@ from . import buildcache
 from .buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .config import Flags, SiteConfig, load_config
 from .content.loader import load_content
-from .content.page import RENDERED_FIELDS, Page, defer_rendered
+from .content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
 from .images import prepare_thumbnails
@@ -87,6 +87,8 @@ class BuildState:
     log: ReadLog = field(default_factory=ReadLog)
     # Where the last build's files are, to compare with; None: in the staging folder itself.
     published: Path | None = None
+    # Pages whose rendered fields the output being written loaded from the cache.
+    loaded: list[Page] = field(default_factory=list)
 
 
 _STATE: BuildState | None = None
@@ -326,20 +328,32 @@ def _render_all_content(
     for index, result, source, reads, templates in rows:
         if isinstance(result, SourceError):
             errors.append(result)
-        else:
-            site.pages[index].__dict__.update(result)
-            rendered.append((site.pages[index], result, source, reads, templates))
+            continue
+        page = site.pages[index]
+        fields, stored_html = result
+        page.__dict__.update(fields)
+        entry = ContentEntry(source[0], None, {}, templates, source[1])
+        # The HTML, the largest field, stays in the cache file until the page's own file
+        # is written, and is compared by its digest, made by the worker.
+        loader = functools.partial(_cached_fields, page, entry, _STATE.content)
+        defer_rendered(page, loader, ("content_html",))
+        rendered.append((page, entry, reads, stored_html))
     view.forget()  # the graph has its bodies now
-    for page, fields, (source, blob), reads, templates in rendered:
-        values = {pair: _current(view, pair) for pair in reads}
-        fresh.content[page_key(page)] = ContentEntry(source, fields, values, templates, blob)
+    stored = view.memo[_STORED] = {}
+    for page, _, _, stored_html in rendered:
+        stored[(page_key(page), "content")] = stored[(page_key(page), "content_html")] = stored_html
+    for page, entry, reads, _ in rendered:
+        entry.reads = {pair: _current(view, pair) for pair in reads}
+        fresh.content[page_key(page)] = entry
     report.rendered_content = len(todo)
     report.cached_content = len(fresh.content) - len(rendered)
     return errors
 
 
 def _cached_fields(page: Page, entry: ContentEntry, content: ContentRenderer) -> dict:
-    """A cached body's page fields; rendered again if its file was damaged since."""
+    """A page's fields from the cache; rendered again if its file was damaged since."""
+    if _STATE is not None:
+        _STATE.loaded.append(page)
     fields = buildcache.content_fields(page.site.config.source, entry)
     if fields is None:
         attach_content(page, content.render_page(page))
@@ -393,10 +407,12 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
             out.append((index, rendered, ("", ""), reads, templates))
             continue
         attach_content(page, rendered)
-        fields = {name: page.__dict__[name] for name in RENDERED_FIELDS}
+        # The worker keeps none of it: the parent has the fields, the HTML is on disk.
+        fields = {name: page.__dict__.pop(name) for name in RENDERED_FIELDS}
         source = buildcache.content_source(page)
         blob = buildcache.save_fields(root, page_key(page), source, fields)
-        out.append((index, fields, (source, blob), reads, templates))
+        stored_html = buildcache.storable(fields.pop("content_html"))
+        out.append((index, (fields, stored_html), (source, blob), reads, templates))
     return out
 
 
@@ -407,8 +423,14 @@ def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache) -> li
     A body taken from the cache renders as it did, so its reads need not load it."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
-    return [
-        old if pair[0] in reused and pair[1] in attrs else _current(view, pair)
+    value, storable = view.value, buildcache.storable
+    known = view.memo.get(_STORED, {})  # the digests of the bodies rendered in this build
+    return [  # each pair once: no memo (``_current``) needed
+        old
+        if pair[0] in reused and pair[1] in attrs
+        else known[pair]
+        if pair in known
+        else storable(value(pair))
         for pair, old in zip(cache.pairs, cache.values, strict=True)
     ]
 
@@ -494,6 +516,8 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
                     status = write_if_changed(target, render_output(item, state), published)
                 finally:
                     reads, templates = state.log.end()
+                    while state.loaded:
+                        drop_content(state.loaded.pop())
                 reads = reads | buildcache.implicit_reads(item, state.site)
             stat = (target if status == "new" else published).stat()
             out.append((item.out_path, status, reads, templates, (stat.st_size, stat.st_mtime_ns)))
@@ -512,22 +536,14 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
 def _number_reads(
     fresh: BuildCache, cache: BuildCache | None, current: list, view: GraphView
 ) -> None:
-    """Number the reads of every file once, each with its value on this graph, into
-    ``fresh.pairs``: a kept file's ids point into the last build's pairs, a written
-    file's reads are the pairs themselves."""
-    ids: dict[tuple, int] = {}
-    last: dict[tuple, int] = {}
+    """Number the reads of every file into ``fresh.pairs``, each with its value now.
+
+    The last build's pairs keep their numbers, so a kept file's ids stand; a written
+    file's reads (a set of pairs) are looked up, the new ones added at the end. When
+    most pairs are no longer read by any file, the rest are numbered anew."""
     if cache is not None:
-        kept = [r for r in fresh.outputs.values() if isinstance(r.reads, array)]
-        used = sorted(set().union(*(r.reads for r in kept)))
-        renumber = {old: new for new, old in enumerate(used)}
-        for i in used:
-            ids[cache.pairs[i]] = len(fresh.pairs)
-            fresh.pairs.append(cache.pairs[i])
-            fresh.values.append(current[i])
-        for record in kept:
-            record.reads = array("I", map(renumber.__getitem__, record.reads))
-        last = {pair: i for i, pair in enumerate(cache.pairs)}
+        fresh.pairs, fresh.values = list(cache.pairs), current
+    ids = {pair: i for i, pair in enumerate(fresh.pairs)}
     for record in fresh.outputs.values():
         if isinstance(record.reads, array):
             continue
@@ -537,10 +553,16 @@ def _number_reads(
             if i is None:
                 i = ids[pair] = len(fresh.pairs)
                 fresh.pairs.append(pair)
-                j = last.get(pair)
-                fresh.values.append(current[j] if j is not None else _current(view, pair))
+                fresh.values.append(_current(view, pair))
             numbered.append(i)
         record.reads = numbered
+    used = sorted(set().union(*(record.reads for record in fresh.outputs.values())))
+    if len(used) < len(fresh.pairs) // 2:
+        renumber = {old: new for new, old in enumerate(used)}
+        fresh.pairs = [fresh.pairs[i] for i in used]
+        fresh.values = [fresh.values[i] for i in used]
+        for record in fresh.outputs.values():
+            record.reads = array("I", map(renumber.__getitem__, record.reads))
 
 
 def render_output(item: Output, state: BuildState) -> bytes:

@@ -57,7 +57,7 @@ class ContentEntry:
     """A page's rendered content and what rendering it read."""
 
     source: str  # digest of what render_page reads from the page itself
-    fields: dict | None  # what attaching the rendered content set (None: on disk, not read yet)
+    fields: dict | None  # what attaching the rendered content set (None: in the file ``blob``)
     reads: dict  # (key, attr) -> the value read
     templates: frozenset
     blob: str = ""  # the file under content/ that holds ``fields``
@@ -239,10 +239,11 @@ def has_fields(source: Path, entry: ContentEntry) -> bool:
 
 
 def content_fields(source: Path, entry: ContentEntry) -> dict | None:
-    if entry.fields is None:
-        fields = _read(_blob(source, entry.blob), entry.source) if entry.blob else None
-        entry.fields = fields if isinstance(fields, dict) else None
-    return entry.fields
+    """The entry's page fields, read from its file each time (not kept: the HTML is big)."""
+    if entry.fields is not None:
+        return entry.fields
+    fields = _read(_blob(source, entry.blob), entry.source) if entry.blob else None
+    return fields if isinstance(fields, dict) else None
 
 
 def save_fields(source: Path, key: str, digest: str, fields: dict) -> str:

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from matome import buildcache
 from matome.build import build
-from matome.config import Flags
-from matome.content.page import RENDERED_FIELDS, Page, defer_rendered
+from matome.config import Flags, load_config
+from matome.content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from matome.errors import BuildFailed
 from matome.markup.expand import RenderedContent, attach_content
 
@@ -311,3 +312,31 @@ def test_the_cache_serves_any_destination_and_any_spelling_of_it(built, tmp_path
     assert report.rendered_content == 1
     assert 0 < report.rendered_outputs < 10  # the same folder, written as another path
     assert_same_as_cold(site, other, tmp_path)
+
+
+def test_reads_that_no_file_makes_any_more_leave_the_cache(built, tmp_path):
+    site, out = built
+    for n in range(10, ARTICLES):
+        (site / f"content/posts/a{n:02d}/index.md").unlink()
+    run(site, out, clean=True)
+    cache = buildcache.load(site, buildcache.fingerprint(load_config(site, Flags())))
+    used = set().union(*(record.reads for record in cache.outputs.values()))
+    assert used == set(range(len(cache.pairs))) and len(cache.values) == len(cache.pairs)
+    edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
+    report = run(site, out)
+    assert 0 < report.rendered_outputs < 10
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_page_html_left_in_the_cache_is_loaded_each_time_it_is_dropped_and_read():
+    page = Page(kind="page", title="題名", params={}, rel_permalink="/a/", out_path="a/index.html")
+    page.plain = "本文"
+    calls = []
+    defer_rendered(
+        page, lambda: calls.append(1) or {"content_html": "<p>本文</p>"}, ("content_html",)
+    )
+    assert (page.plain, calls) == ("本文", [])
+    assert page.content_html == "<p>本文</p>" and calls == [1]
+    drop_content(page)
+    assert "content_html" not in page.__dict__ and page.plain == "本文"
+    assert page.content_html == "<p>本文</p>" and calls == [1, 1]

@@ -94,8 +94,9 @@ class Term:
 
 
 class _Rendered:
-    """A page field set by rendering its content. A build that takes a body from its cache
-    leaves it on disk until a template reads one of these (most builds render few pages)."""
+    """A page field set by rendering its content. A build can leave fields on disk (in its
+    cache) until a template reads one: most builds render few pages, and a page's HTML is
+    read by its own file alone."""
 
     def __init__(self, default: Any):
         self.default = default
@@ -106,7 +107,7 @@ class _Rendered:
     def __get__(self, page: Page | None, owner: type | None = None) -> Any:
         if page is None:
             return self.default  # the dataclass's default
-        load = page.__dict__.pop("load_rendered", None)
+        load = page.__dict__.get("load_rendered")
         if load is None:
             return self.default
         page.__dict__.update(load())
@@ -125,11 +126,18 @@ RENDERED_FIELDS = (
 )
 
 
-def defer_rendered(page: Page, load: Any) -> None:
-    """Leave the rendered fields to ``load()`` (a dict of them), called when one is first read."""
-    for name in RENDERED_FIELDS:
+def defer_rendered(page: Page, load: Any, names: tuple[str, ...] = RENDERED_FIELDS) -> None:
+    """Leave these rendered fields to ``load()`` (a dict with at least them), called when
+    one of them is read."""
+    for name in names:
         page.__dict__.pop(name, None)
     page.__dict__["load_rendered"] = load
+
+
+def drop_content(page: Page) -> None:
+    """Free a page's HTML again when it can be loaded back (``defer_rendered``)."""
+    if "load_rendered" in page.__dict__:
+        page.__dict__.pop("content_html", None)
 
 
 @dataclass(eq=False)
