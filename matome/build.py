@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 import os
 import shutil
 import sys
@@ -502,10 +503,14 @@ def _write_all(
 def _write_chunk(outputs: list[Output]) -> list[tuple]:
     state = _STATE
     out = []
+    # The chunk's distinct reads, sent once; each file's row numbers them (a page's title
+    # is read by hundreds of files: one tuple per read and file would fill the parent).
+    table: list[tuple] = []
+    numbers: dict[tuple, int] = {}
     for item in outputs:
         target = state.staging / item.out_path
         published = state.published / item.out_path if state.published else target
-        reads: frozenset = frozenset()
+        numbered = array("I")
         templates: frozenset = frozenset()
         try:
             if item.kind == "copy":
@@ -518,9 +523,15 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
                     reads, templates = state.log.end()
                     while state.loaded:
                         drop_content(state.loaded.pop())
-                reads = reads | buildcache.implicit_reads(item, state.site)
+                for pair in reads | buildcache.implicit_reads(item, state.site):
+                    i = numbers.get(pair)
+                    if i is None:
+                        i = numbers[pair] = len(table)
+                        table.append(pair)
+                    numbered.append(i)
             stat = (target if status == "new" else published).stat()
-            out.append((item.out_path, status, reads, templates, (stat.st_size, stat.st_mtime_ns)))
+            row = (status, (table, numbered), templates, (stat.st_size, stat.st_mtime_ns))
+            out.append((item.out_path, *row))
         except SourceError as e:
             out.append((item.out_path, e, (), (), None))
         except OSError as e:
@@ -539,23 +550,29 @@ def _number_reads(
     """Number the reads of every file into ``fresh.pairs``, each with its value now.
 
     The last build's pairs keep their numbers, so a kept file's ids stand; a written
-    file's reads (a set of pairs) are looked up, the new ones added at the end. When
+    file's reads (numbers into its worker's table) are looked up, the new ones added. When
     most pairs are no longer read by any file, the rest are numbered anew."""
     if cache is not None:
         fresh.pairs, fresh.values = list(cache.pairs), current
     ids = {pair: i for i, pair in enumerate(fresh.pairs)}
+
+    def number(pair: tuple) -> int:
+        i = ids.get(pair)
+        if i is None:
+            i = ids[pair] = len(fresh.pairs)
+            fresh.pairs.append(pair)
+            fresh.values.append(_current(view, pair))
+        return i
+
+    # id of a worker's table -> the table (kept alive, so no other takes its id), numbers
+    by_table: dict[int, tuple[list, list[int]]] = {}
     for record in fresh.outputs.values():
         if isinstance(record.reads, array):
             continue
-        numbered = array("I")
-        for pair in record.reads:
-            i = ids.get(pair)
-            if i is None:
-                i = ids[pair] = len(fresh.pairs)
-                fresh.pairs.append(pair)
-                fresh.values.append(_current(view, pair))
-            numbered.append(i)
-        record.reads = numbered
+        table, local = record.reads
+        if id(table) not in by_table:
+            by_table[id(table)] = (table, [number(pair) for pair in table])
+        record.reads = array("I", map(by_table[id(table)][1].__getitem__, local))
     used = sorted(set().union(*(record.reads for record in fresh.outputs.values())))
     if len(used) < len(fresh.pairs) // 2:
         renumber = {old: new for new, old in enumerate(used)}
@@ -656,12 +673,18 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
     task = progress.task(label, len(items))
     if workers <= 1 or len(items) < PARALLEL_THRESHOLD or sys.platform == "win32":
         return [row for part in chunks for row in task.done(len(part), func(part))]
-    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        return [
-            row
-            for part, rows in zip(chunks, pool.map(func, chunks), strict=True)
-            for row in task.done(len(part), rows)
-        ]
+    # The workers share the parent's memory until they write to it; a collection of the
+    # cyclic garbage collector writes to every object it visits, so what exists is frozen.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+            return [
+                row
+                for part, rows in zip(chunks, pool.map(func, chunks), strict=True)
+                for row in task.done(len(part), rows)
+            ]
+    finally:
+        gc.unfreeze()
 
 
 # --- staging and swap ------------------------------------------------------------

@@ -69,8 +69,9 @@ class OutputRecord:
 
     sig: tuple
     # Indexes into ``BuildCache.pairs`` (an array of ints loads at once; the site's
-    # files make 800,000 reads of 143,000 pairs); a set of pairs while a build renders it.
-    reads: array | frozenset
+    # files make 800,000 reads of 143,000 pairs). While a build writes, the table of
+    # pairs its worker read, and indexes into that.
+    reads: array | tuple[list, array]
     templates: frozenset
     size: int
     mtime_ns: int
