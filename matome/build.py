@@ -90,6 +90,7 @@ class BuildState:
     published: Path | None = None
     # Pages whose rendered fields the output being written loaded from the cache.
     loaded: list[Page] = field(default_factory=list)
+    view: GraphView | None = None  # what the cache keeps of each read, worked out by workers
 
 
 _STATE: BuildState | None = None
@@ -169,7 +170,7 @@ def build(
     clock.lap("site graph")
 
     global _STATE
-    _STATE = BuildState(site, env, content, destination, config.minify, log)
+    _STATE = BuildState(site, env, content, destination, config.minify, log, view=view)
     errors += _render_all_content(site, view, cache, changed, fresh, workers, progress, report)
     clock.lap("content")
     # Once per (image, size) for the whole build, before the output workers fork.
@@ -219,7 +220,7 @@ def build(
         raise
     finally:
         _STATE = None
-    _number_reads(fresh, cache, current, view)
+    _number_reads(fresh, cache, current)
     buildcache.save(source, fresh)
     _count(report, outputs)
     report.unchanged = len(kept) + report.unchanged
@@ -503,9 +504,11 @@ def _write_all(
 def _write_chunk(outputs: list[Output]) -> list[tuple]:
     state = _STATE
     out = []
-    # The chunk's distinct reads, sent once; each file's row numbers them (a page's title
-    # is read by hundreds of files: one tuple per read and file would fill the parent).
+    # The chunk's distinct reads with their values, sent once; each file's row numbers
+    # them (a page's title is read by hundreds of files: one tuple per read and file
+    # would fill the parent, and working out the values here shares that work).
     table: list[tuple] = []
+    values: list = []
     numbers: dict[tuple, int] = {}
     for item in outputs:
         target = state.staging / item.out_path
@@ -521,16 +524,17 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
                     status = write_if_changed(target, render_output(item, state), published)
                 finally:
                     reads, templates = state.log.end()
-                    while state.loaded:
-                        drop_content(state.loaded.pop())
                 for pair in reads | buildcache.implicit_reads(item, state.site):
                     i = numbers.get(pair)
                     if i is None:
                         i = numbers[pair] = len(table)
                         table.append(pair)
+                        values.append(_current(state.view, pair))
                     numbered.append(i)
+                while state.loaded:  # after the values: a body read is still in memory
+                    drop_content(state.loaded.pop())
             stat = (target if status == "new" else published).stat()
-            row = (status, (table, numbered), templates, (stat.st_size, stat.st_mtime_ns))
+            row = (status, (table, values, numbered), templates, (stat.st_size, stat.st_mtime_ns))
             out.append((item.out_path, *row))
         except SourceError as e:
             out.append((item.out_path, e, (), (), None))
@@ -544,24 +548,23 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
     return out
 
 
-def _number_reads(
-    fresh: BuildCache, cache: BuildCache | None, current: list, view: GraphView
-) -> None:
+def _number_reads(fresh: BuildCache, cache: BuildCache | None, current: list) -> None:
     """Number the reads of every file into ``fresh.pairs``, each with its value now.
 
     The last build's pairs keep their numbers, so a kept file's ids stand; a written
-    file's reads (numbers into its worker's table) are looked up, the new ones added. When
+    file's reads (numbers into its worker's table of pairs and values) are looked up,
+    the new ones added. When
     most pairs are no longer read by any file, the rest are numbered anew."""
     if cache is not None:
         fresh.pairs, fresh.values = list(cache.pairs), current
     ids = {pair: i for i, pair in enumerate(fresh.pairs)}
 
-    def number(pair: tuple) -> int:
+    def number(pair: tuple, value: Any) -> int:
         i = ids.get(pair)
         if i is None:
             i = ids[pair] = len(fresh.pairs)
             fresh.pairs.append(pair)
-            fresh.values.append(_current(view, pair))
+            fresh.values.append(value)
         return i
 
     # id of a worker's table -> the table (kept alive, so no other takes its id), numbers
@@ -569,9 +572,10 @@ def _number_reads(
     for record in fresh.outputs.values():
         if isinstance(record.reads, array):
             continue
-        table, local = record.reads
+        table, values, local = record.reads
         if id(table) not in by_table:
-            by_table[id(table)] = (table, [number(pair) for pair in table])
+            numbers = [number(p, v) for p, v in zip(table, values, strict=True)]
+            by_table[id(table)] = (table, numbers)
         record.reads = array("I", map(by_table[id(table)][1].__getitem__, local))
     used = sorted(set().union(*(record.reads for record in fresh.outputs.values())))
     if len(used) < len(fresh.pairs) // 2:
