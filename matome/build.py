@@ -510,6 +510,7 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
     table: list[tuple] = []
     values: list = []
     numbers: dict[tuple, int] = {}
+    state.log.partials = {}  # the graph stays as it is while this chunk is written
     for item in outputs:
         target = state.staging / item.out_path
         published = state.published / item.out_path if state.published else target
@@ -545,6 +546,7 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
             err = template_error(e)
             err.message = f"while writing {item.out_path}: {err.message}"
             out.append((item.out_path, err, (), (), None))
+    state.log.partials = None
     return out
 
 

@@ -72,6 +72,20 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         template = env.get_template(name if name.startswith("partials/") else f"partials/{name}")
         return Markup(template.render(page=context, context=context, site=site, **kwargs))
 
+    def partial_cached(name: str, context: Any = None, *variants: Any, **kwargs: Any) -> Markup:
+        """Hugo's ``partialCached``: rendered once per name and variants (not per context,
+        as in Hugo) while a batch of outputs is written; a plain partial otherwise."""
+        log = getattr(env, "read_log", None)
+        if log is None or log.partials is None:
+            return partial(name, context, **kwargs)
+        key = (name, variants, tuple(sorted(kwargs.items())))
+        found = log.partials.get(key)
+        if found is None:
+            log.partials[key] = log.capture(lambda: partial(name, context, **kwargs))
+            return log.partials[key][0]
+        log.replay(found[1], found[2])
+        return found[0]
+
     def get_page(path: str) -> Page | None:
         return site.get_page(path)
 
@@ -113,6 +127,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         ref=ref,
         relref=relref,
         partial=partial,
+        partial_cached=partial_cached,
         get_page=get_page,
         error=raise_error,
         highlight=highlight,

@@ -57,6 +57,9 @@ class ReadLog:
     def __init__(self) -> None:
         self.reads: set | None = None
         self.templates: set | None = None
+        # ``partial_cached`` results with what making them read; None: not caching. Set
+        # for a batch of outputs rendered on a graph that does not change meanwhile.
+        self.partials: dict | None = None
 
     def begin(self) -> None:
         self.reads, self.templates = set(), set()
@@ -65,6 +68,24 @@ class ReadLog:
         reads, templates = self.reads or set(), self.templates or set()
         self.reads = self.templates = None
         return frozenset(reads), frozenset(templates)
+
+    def capture(self, render: Any) -> tuple[Any, frozenset, frozenset]:
+        """``render()`` with what it read, also logged in the render in progress."""
+        outer = self.reads, self.templates
+        self.reads, self.templates = set(), set()
+        try:
+            result = render()
+        finally:
+            reads, templates = frozenset(self.reads), frozenset(self.templates)
+            self.reads, self.templates = outer
+        self.replay(reads, templates)
+        return result, reads, templates
+
+    def replay(self, reads: frozenset, templates: frozenset) -> None:
+        """Log reads made once for a result used again (a cached partial)."""
+        if self.reads is not None:
+            self.reads |= reads
+            self.templates |= templates
 
 
 # Term attributes read what the term page holds.
@@ -104,6 +125,7 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
     env.getattr = getattr_
     env.getitem = getitem
     env._load_template = load_template
+    env.extend(read_log=log)  # for ``partial_cached``
 
 
 def log_lookups(site: Site, log: ReadLog) -> None:

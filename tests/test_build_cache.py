@@ -340,3 +340,17 @@ def test_a_page_html_left_in_the_cache_is_loaded_each_time_it_is_dropped_and_rea
     drop_content(page)
     assert "content_html" not in page.__dict__ and page.plain == "本文"
     assert page.content_html == "<p>本文</p>" and calls == [1, 1]
+
+
+def test_every_list_that_shows_a_cached_card_records_what_the_card_read(built):
+    site, out = built
+    cache = buildcache.load(site, buildcache.fingerprint(load_config(site, Flags())))
+    title = cache.pairs.index(("posts/a01/index.md", "title"))
+    # Article 1's card is rendered once per worker batch and level, shown by many files.
+    showing = [
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*.html")
+        if 'class="card-title"><a href="/posts/a01/">' in p.read_text()
+    ]
+    assert len(showing) >= 4  # its tags, its month, the section, the home page
+    assert all(title in cache.outputs[path].reads for path in showing)
