@@ -12,6 +12,7 @@ Templates call ``thumbnail(page_or_asset_path, width, format="webp")``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -68,6 +69,7 @@ class PreparedImages:
 _PREPARED: dict[int, PreparedImages] = {}
 
 
+@functools.cache  # every page asks for its feature image with the same few patterns
 def glob_regex(pattern: str) -> re.Pattern:
     """Hugo's resource globs: ``*`` stays inside a folder, ``**`` crosses them, ``{a,b}``."""
     out, i = [], 0
