@@ -105,6 +105,7 @@ class ContentRenderer:
     site: Any
     summary_length: int = 70
     _inner_use: dict[str, bool | None] = field(default_factory=dict)
+    _globals: dict[jinja2.Template, dict] = field(default_factory=dict)
 
     def takes_inner(self, name: str) -> bool | None:
         """Whether ``name``'s template uses inner content; None when there is no such shortcode."""
@@ -178,13 +179,25 @@ class ContentRenderer:
             call.inner = Markup(self._expand(node.inner, page, call, outputs, path))
         try:
             template = self.env.get_template(f"shortcodes/{node.name}.html")
-            return template.render(shortcode=call, page=page, site=self.site)
+            return self._render(template, shortcode=call, page=page, site=self.site)
         except ShortcodeProblem as e:
             raise SourceError(path, node.line, node.col, f"{node.name}: {e}") from None
         except SourceError:
             raise
         except jinja2.TemplateError as e:
             raise SourceError(path, node.line, node.col, f"shortcode {node.name}: {e}") from None
+
+    def _render(self, template: jinja2.Template, **variables: Any) -> str:
+        """``template.render``, less the copy of its globals (a chain of mappings, slow to
+        merge) that Jinja makes for each call: a matome article makes hundreds of calls."""
+        flat = self._globals.get(template)
+        if flat is None:
+            flat = self._globals[template] = dict(template.globals)
+        context = template.new_context({**flat, **variables}, shared=True)
+        try:
+            return self.env.concat(template.root_render_func(context))
+        except Exception:
+            self.env.handle_exception()
 
 
 def _indent_before(body: str, offset: int) -> str:
@@ -215,7 +228,7 @@ def _merged_token(m: re.Match) -> str:
 
 
 def _put_back(html: str, outputs: list[str]) -> str:
-    if not outputs:
+    if not outputs or "HAHAMATOMESC" not in html:  # most outputs hold no nested calls
         return html
     # A paragraph of several calls on consecutive lines: Hugo keeps the <p> around them,
     # which is invalid HTML around block output (<p><details>); matome drops it.
