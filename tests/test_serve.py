@@ -76,13 +76,19 @@ class Serve:
         self.errors: list[str] = []
         ready = threading.Event()
         threading.Thread(target=self._read, args=(ready,), daemon=True).start()
-        threading.Thread(target=self._read_errors, daemon=True).start()
+        errors = threading.Thread(target=self._read_errors, daemon=True)
+        errors.start()
         if not ready.wait(60):
             self.stop()
             raise AssertionError("matome serve did not start:\n" + "\n".join(self.errors))
         match = re.search(
             r"Web Server is available at http://([\d.]+):(\d+)/", "\n".join(self.lines)
         )
+        if match is None:  # it ended before serving: say what it printed
+            self.proc.wait(10)
+            errors.join(10)
+            output = "\n".join(self.lines + self.errors)
+            raise AssertionError(f"matome serve exited ({self.proc.returncode}):\n{output}")
         self.host, self.port = match.group(1), int(match.group(2))
 
     def _read(self, ready: threading.Event) -> None:
