@@ -555,8 +555,8 @@ def _number_reads(fresh: BuildCache, cache: BuildCache | None, current: list) ->
 
     The last build's pairs keep their numbers, so a kept file's ids stand; a written
     file's reads (numbers into its worker's table of pairs and values) are looked up,
-    the new ones added. When
-    most pairs are no longer read by any file, the rest are numbered anew."""
+    the new ones added. When most pairs are no longer read by any file, the rest are
+    numbered anew."""
     if cache is not None:
         fresh.pairs, fresh.values = list(cache.pairs), current
     ids = {pair: i for i, pair in enumerate(fresh.pairs)}
