@@ -252,8 +252,11 @@ def _make_all(src: Path, sizes: list[tuple[int, str]], digest: str, cache: Path)
                 done[size] = _finish(targets[size], (0, 0))
             return done
         image = _decode(src, max(width for width, _ in missing))
-        for size in sorted(missing, reverse=True):
-            done[size] = _finish(targets[size], _encode(image, targets[size], *size))
+        # One resize per width: the 1200 px hero is encoded both as WebP and as JPEG.
+        for width in sorted({width for width, _ in missing}, reverse=True):
+            resized = _resize(image, width)
+            for size in [s for s in missing if s[0] == width]:
+                done[size] = _finish(targets[size], _encode(resized, targets[size], size[1]))
     except Exception as e:  # a broken image must not stop the build: the card shows no image
         warning = SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning")
         done.update({size: warning for size in missing})
@@ -302,12 +305,18 @@ def _decode(src: Path, largest: int):
         return ImageOps.exif_transpose(opened)
 
 
-def _encode(image, target: Path, width: int, fmt: str) -> tuple[int, int]:
+def _resize(image, width: int):
     from PIL import Image
 
-    if image.width > width:  # never enlarge
-        height = max(1, round(image.height * width / image.width))
-        image = image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    if image.width <= width:  # never enlarge
+        return image
+    height = max(1, round(image.height * width / image.width))
+    return image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
+
+
+def _encode(image, target: Path, fmt: str) -> tuple[int, int]:
+    from PIL import Image
+
     if fmt == "jpg":
         if image.mode in ("RGBA", "LA", "P"):
             image = image.convert("RGBA")
