@@ -200,3 +200,45 @@ def test_examples_build(tmp_path, example):
         folder = rel.parent if source.name == "index.md" else rel.with_suffix("")
         html = (tmp_path / "out" / folder / "index.html").read_text()
         assert html.count('<article class="comment"') == source.read_text().count("matomeQuote")
+
+
+def test_template_calls_give_what_plain_jinja_gives(tmp_path):
+    """matome's quicker ``Context.call`` must not change what a call gets or returns."""
+    import jinja2
+
+    from matome.render import make_environment
+
+    source = """
+{%- macro row(x) %}[{{ x }}{% if caller %}:{{ caller() }}{% endif %}]{% endmacro -%}
+{%- set ns = namespace(n=0) -%}
+{%- for item in items %}{{ row(item) }}{% call row(item) %}{{ loop.index }}{% endcall %}
+{%- set ns.n = ns.n + item | length %}{{ ctx_name() }}{{ env_flag() }}{{ box.get(item, "?") }}
+{%- endfor %}{{ ns.n }}{{ stop() }}{{ cycle.next() }}{{ cycle.next() }}
+{%- block b %}{% for i in range(2) %}{{ ctx_name() }}{{ row(i) }}{% endfor %}{% endblock %}"""
+
+    @jinja2.pass_context
+    def ctx_name(context):
+        return context.get("who", "none")
+
+    @jinja2.pass_environment
+    def env_flag(environment):
+        return environment.autoescape is not False
+
+    def stop():
+        raise StopIteration
+
+    values = dict(
+        items=["a", "bb"],
+        who="me",
+        box={"a": 1},
+        ctx_name=ctx_name,
+        env_flag=env_flag,
+        stop=stop,
+        cycle=jinja2.utils.Cycler("x", "y"),
+    )
+    plain = jinja2.Environment(undefined=jinja2.ChainableUndefined, autoescape=True)
+    expected = plain.from_string(source).render(values)
+    values["cycle"] = jinja2.utils.Cycler("x", "y")
+    ours = make_environment(tmp_path).from_string(source).render(values)
+    assert ours == expected
+    assert "[a:1]" in ours and "meTrue1" in ours and ours.count("me") == 4
