@@ -617,6 +617,11 @@ COMMENT_BODIES = [
     "\u3000全角スペースで始まる<br/>コメント\u3000",
     "It's a 'quote' and \"another\"",
     "結論：これは良い。時刻は12:30、比率は16:9",
+    "ソースはこれ https://example.com/a-b/c.html?x=1 だよ。",
+    "詳しくは（https://example.org/）を見て",
+    "リンク:<br>https://news.ycombinator.com/item?id=1<br>www.example.com/path.",
+    "この記事https://example.com/itemは面白い",
+    'He wrote "see https://example.com/x" -- then (https://example.com/y).',
 ]
 
 _ATOMS = st.sampled_from(
@@ -624,6 +629,8 @@ _ATOMS = st.sampled_from(
     + ["<br>", "<br/>", "<br />", "\n\n", "  \n", " \n", "\n  ", "    ", "--", "---", "..."]
     + ["'s", "'90s ", "1.", "2)", "- ", "+", "=", "<", ">", "*", "_", "`", "&", "http://", "@"]
     + [":", ": ", "\n:", "://", ":smile:", ":+1:", ":no_such_emoji:", "https", "ftp", "ja"]
+    + ["https://example.com", "www.example.org", "http://a.b/c-d.e?f=g&h=i#j", "/x_y", "(", ")"]
+    + ["ftp://x.jp/", "https://例え.jp", "。", "（", "）", "<br>https://x.org/", ".https://x.io"]
 )
 
 
@@ -649,6 +656,29 @@ def test_fast_path_takes_comment_bodies(fast_renderers, body):
         assert fast is not None, body
         assert fast == _full_markdownify(renderer, body)
         assert renderer.markdownify(body) == fast
+
+
+# Where linkify starts right after an inline node (a typographer entity, a <br>, a link).
+URL_EDGES = [
+    "a--https://example.com",
+    "見て...https://example.com",
+    "it'https://x.com",
+    '見て"https://example.com"',
+    "見て.https://x.com",
+    "x-https://x.com",
+    "a<br/>www.example.com",
+    "https://a.com/www.b.com",
+    "(https://a.com/(x))),",
+    "https://a.com.https://b.com",
+]
+
+
+@pytest.mark.parametrize("text", URL_EDGES)
+def test_fast_path_links_urls_after_inline_nodes_as_the_full_path(fast_renderers, text):
+    for renderer in fast_renderers:
+        fast = renderer._fast.render(text)
+        if fast is not None:
+            assert fast == _full_markdownify(renderer, text)
 
 
 @settings(max_examples=600, deadline=None)

@@ -605,6 +605,27 @@ def _match_email(text: str) -> int | None:
     return end
 
 
+def _autolink_at(text: str) -> tuple[int, str] | None:
+    """(length, kind) of the URL or e-mail address Goldmark links at the start of ``text``."""
+    found = _match_url(text)
+    end, trimmable, kind = found if found else (_match_email(text), True, "email")
+    if not end:
+        return None
+    while trimmable and end > 1 and text[end - 1] in _URL_TRAILING:
+        end -= 1
+    return end, kind
+
+
+def _autolink_href(label: str, kind: str, protocol: str) -> str:
+    if kind == "www":
+        url = f"{protocol}://{label}"
+    elif kind == "email":
+        url = label if label.lower().startswith("mailto:") else "mailto:" + label
+    else:
+        url = label
+    return _url_escape(url)
+
+
 def _lowercase_declaration(state: StateInline, silent: bool) -> bool:
     """``<!doctype ...>`` is text for Goldmark: its declarations need an upper-case letter."""
     pos = state.pos
@@ -664,33 +685,18 @@ def _linkify_rule(protocol: str):
             return False
         if state.linkLevel > 0 or not _LINK_START_RE.match(src, pos):
             return False
-        text = src[pos : state.posMax]
-        found = _match_url(text)
-        end, trimmable, kind = found if found else (_match_email(text), True, "email")
-        if not end:
+        found = _autolink_at(src[pos : state.posMax])
+        if found is None or _open_labels(state):
             return False
-        while trimmable and end > 1 and text[end - 1] in _URL_TRAILING:
-            end -= 1
-        if _open_labels(state):
-            return False
-        if not silent:
-            _push_autolink(state, text[:end], kind, protocol)
+        end, kind = found
+        label = src[pos : pos + end]
+        token = state.push("gm_autolink", "a", 0)
+        token.attrs = {"href": _autolink_href(label, kind, protocol)}
+        token.content = label
         state.pos += end
         return True
 
     return linkify
-
-
-def _push_autolink(state: StateInline, label: str, kind: str, protocol: str) -> None:
-    if kind == "www":
-        url = f"{protocol}://{label}"
-    elif kind == "email":
-        url = label if label.lower().startswith("mailto:") else "mailto:" + label
-    else:
-        url = label
-    token = state.push("gm_autolink", "a", 0)
-    token.attrs = {"href": _url_escape(url)}
-    token.content = label
 
 
 # --- line breaks and backslashes ----------------------------------------------------------
@@ -2322,13 +2328,15 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 
 
 # --- markdownify fast path ------------------------------------------------------------------
-# Most markdownify inputs are short comments: plain text, line breaks and <br>. For those
-# the Markdown machinery is pure overhead, so they are rendered directly - to exactly what
-# the full path produces (tests compare the two). Anything that might be Markdown syntax,
-# HTML other than <br>, an entity, a URL or an e-mail address takes the full path.
+# Most markdownify inputs are short comments: plain text, line breaks, <br> and now and then
+# a bare URL. For those the Markdown machinery is pure overhead, so they are rendered
+# directly - to exactly what the full path produces (tests compare the two). Anything that
+# might be Markdown syntax, HTML other than <br>, an entity, an e-mail address, or a URL
+# that linkify would not simply take after a space, a line start, a '(' or a <br> takes
+# the full path.
 
 _FAST_REJECT = re.compile(
-    r"""[*_\[\]`\\!~|#@&{}$^\t\r\x00]|www\.|://"""  # Markdown syntax, entities, URLs
+    r"""[*_\[\]`\\!~|#@&{}$^\t\r\x00]"""  # Markdown syntax, entities, e-mail addresses
     r"""|:[A-Za-z0-9_+-]+:|^ *:"""  # an emoji name, a definition
     r"""|<(?!br ?/?>)|(?<!<br)(?<!<br/)(?<!<br /)>"""  # HTML other than <br>
     r"""|^ *(?:[=+\-]|\d{1,9}[.)]|<br ?/?>\s*$)|^ +$"""  # block starts, blank-looking lines
@@ -2337,6 +2345,8 @@ _FAST_REJECT = re.compile(
 )
 _FAST_TYPO = re.compile(r"""['"\-.]""")
 _LINE_SPACES = re.compile(r"( *)\n *")
+_URL_START = re.compile(r"https?:|ftp:|www\.")
+_LINK_MARK = "\x00"  # a link's place in a paragraph's text (_FAST_REJECT refuses it in input)
 
 
 def _line_break(m: re.Match) -> str:
@@ -2345,6 +2355,57 @@ def _line_break(m: re.Match) -> str:
 
 
 _BR_TAG = re.compile(r"<br ?/?>")
+
+Span = tuple[int, int, str]  # start, end, kind of a linkified URL
+
+
+def _bare_urls(text: str) -> list[Span] | None:
+    """The URLs linkify takes, found as the full path's rules find them, or None if that
+    depends on what the inline parser made just before one.
+
+    Linkify starts after a space, a line start, a '(' or an inline node: in fast-path text,
+    a <br> tag, a link, or a typographer entity (after '-', '.' or a quote: undecided).
+    Anywhere else ("日本https://x") a URL stays text."""
+    found: list[Span] = []
+    pos = 0
+    for m in _URL_START.finditer(text):
+        start = m.start()
+        if start < pos:
+            continue
+        if _after_trigger(text, start) or text.endswith(_BR_FORMS, 0, start):
+            link = _autolink_at(text[start:])
+            if link is not None and link[1] != "email":
+                pos = start + link[0]
+                found.append((start, pos, link[1]))
+        elif text[start - 1] in "-.'\"" or (found and found[-1][1] == start):
+            return None
+    return found
+
+
+_BR_FORMS = ("<br>", "<br/>", "<br />")
+
+
+def _masked(text: str, spans: list[Span]) -> str:
+    """``text`` with each span's characters replaced by letters, which no check refuses."""
+    out, pos = [], 0
+    for start, end, _ in spans:
+        out += [text[pos:start], "a" * (end - start)]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _quoted(text: str, start: int, stop: int, spans: list[Span] | None) -> str:
+    """``text[start:stop]`` with quotes escaped and each span in it as ``_LINK_MARK``."""
+    if not spans:
+        return text[start:stop].replace('"', "&quot;")
+    out, pos = [], start
+    for s, e, _ in spans:
+        if start <= s < stop:
+            out += [text[pos:s].replace('"', "&quot;"), _LINK_MARK]
+            pos = e
+    out.append(text[pos:stop].replace('"', "&quot;"))
+    return "".join(out)
 
 
 class _FastPath:
@@ -2356,7 +2417,16 @@ class _FastPath:
 
     def render(self, text: str) -> str | None:
         """The markdownify output for ``text``, or None when the full path is needed."""
-        if not self.enabled or _FAST_REJECT.search(text):
+        if not self.enabled:
+            return None
+        links = "://" in text or "www." in text
+        checked = text
+        if links:
+            spans = _bare_urls(text) if self.s.linkify else None
+            if spans is None:
+                return None
+            checked = _masked(text, spans)
+        if _FAST_REJECT.search(checked):
             return None
         body = text.strip("\n")
         if not body:
@@ -2365,37 +2435,46 @@ class _FastPath:
         if any(not b or b.startswith("\n") or b.endswith("\n") for b in blocks):
             return None  # runs of blank lines: leave them to the full path
         counter = _QuoteCount()
-        paragraphs = [self._paragraph(block, counter) for block in blocks]
+        paragraphs = [self._paragraph(block, counter, links) for block in blocks]
         if len(paragraphs) == 1:
             return paragraphs[0].strip(_GO_SPACE)
         return "".join(f"<p>{p}</p>\n" for p in paragraphs)
 
-    def _paragraph(self, block: str, counter: _QuoteCount) -> str:
+    def _paragraph(self, block: str, counter: _QuoteCount, links: bool) -> str:
         # The same text markdown-it's inline parser gets: outer spaces trimmed.
         block = block.strip(" ")
+        spans = _bare_urls(block) if links else None
+        anchors = [self._anchor(block[start:end], kind) for start, end, kind in spans or ()]
         if self.s.typographer and _FAST_TYPO.search(block):
-            block = self._typography(block, counter)
+            block = self._typography(block, counter, spans)
         else:
-            block = block.replace('"', "&quot;")
+            block = _quoted(block, 0, len(block), spans)
         if self.br is not None and "<br" in block:
             block = _BR_TAG.sub(self.br, block)
         if " \n" in block or "\n " in block:
             block = _LINE_SPACES.sub(_line_break, block)
+        if anchors:
+            first, *rest = block.split(_LINK_MARK)
+            block = first + "".join(a + text for a, text in zip(anchors, rest, strict=True))
         return block
 
-    def _typography(self, block: str, counter: _QuoteCount) -> str:
+    def _anchor(self, label: str, kind: str) -> str:
+        href = _autolink_href(label, kind, self.s.linkify_protocol)
+        return f'<a href="{_safe_href(href, self.s.unsafe)}">{escapeHtml(label)}</a>'
+
+    def _typography(self, block: str, counter: _QuoteCount, spans: list[Span] | None) -> str:
         subs = self.s.typographer
         out, pos = [], 0
         for m in _FAST_TYPO.finditer(block):
             start = m.start()
-            if start < pos:
-                continue
+            if start < pos or spans and any(s <= start < e for s, e, _ in spans):
+                continue  # linkify took the URL's dots and dashes before the typographer
             before = block[start - 1] if start else "\n"
             found = _typography(subs, _line_at(block, start), before, counter)
             if found is None:
                 continue
-            out.append(block[pos:start].replace('"', "&quot;"))
+            out.append(_quoted(block, pos, start, spans))
             out.append(found[0])
             pos = start + found[1]
-        out.append(block[pos:].replace('"', "&quot;"))
+        out.append(_quoted(block, pos, len(block), spans))
         return "".join(out)
