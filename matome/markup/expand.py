@@ -22,13 +22,13 @@ from ..render import plainify
 from .markdown import MarkdownRenderer
 from .shortcodes import Shortcode, parse_shortcodes
 
-_PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC([\d_]+)HBHB(?:</p>\n?)?")
+_PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?")
 # Placeholders alone in consecutive paragraphs (blank lines between, nothing else).
 _PLACEHOLDER_RUN = re.compile(
     r"(?:\A|(?<=\n\n))HAHAMATOMESC\d+HBHB(?:[ \t]*\n(?:[ \t]*\n)+HAHAMATOMESC\d+HBHB)+[ \t]*(?=\n[ \t]*\n|\n?\Z)"
 )
 _PLACEHOLDER_PARAGRAPH = re.compile(
-    r"<p>((?:HAHAMATOMESC[\d_]+HBHB[ \t]*\n)+HAHAMATOMESC[\d_]+HBHB)</p>\n?"
+    r"<p>((?:HAHAMATOMESC[\dx]+HBHB[ \t]*\n)+HAHAMATOMESC[\dx]+HBHB)</p>\n?"
 )
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _MORE = re.compile(r"<!--\s*more\s*-->", re.I)
@@ -223,8 +223,10 @@ def merge_placeholder_runs(source: str) -> str:
 
 
 def _merged_token(m: re.Match) -> str:
+    # Joined by a letter: Markdown's inline parser reads a run of letters and digits in
+    # one step, where each '_' would be a possible emphasis (1 ms on an 80-comment page).
     numbers = re.findall(r"HAHAMATOMESC(\d+)HBHB", m.group(0))
-    return f"HAHAMATOMESC{'_'.join(numbers)}HBHB"
+    return f"HAHAMATOMESC{'x'.join(numbers)}HBHB"
 
 
 def _put_back(html: str, outputs: list[str]) -> str:
@@ -245,7 +247,7 @@ def _restore_lines(m: re.Match, outputs: list[str]) -> str:
 
 def _restore(m: re.Match, outputs: list[str]) -> str:
     # An output may hold the placeholders of shortcodes nested in it.
-    out = "".join(_put_back(outputs[int(n)], outputs) for n in m.group(1).split("_"))
+    out = "".join(_put_back(outputs[int(n)], outputs) for n in m.group(1).split("x"))
     text = m.group(0)
     # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
     if text.startswith("<p>") and text.rstrip("\n").endswith("</p>"):
