@@ -652,9 +652,12 @@ def write_if_changed(path: Path, data: bytes, published: Path | None = None) -> 
     bytes, so its modification time stays."""
     if holds_bytes(published or path, data):
         return "same"
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_bytes(data)
+    try:
+        tmp.write_bytes(data)
+    except FileNotFoundError:  # the first file of its folder (asking first costs a syscall each)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
     # Replacing (not writing in place) breaks the hard link to the previous build's file.
     os.replace(tmp, path)
     return "new"

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from pathlib import Path
 
-from . import __version__, check, hn, new, server
+from . import __version__
 from .build import BuildReport, build
 from .config import Flags
 from .errors import BuildFailed, SourceError
 from .progress import Progress
+
+DEFAULT_PORT = 1313  # Hugo's
 
 
 def _add_site_flags(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +27,39 @@ def _add_site_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-e", "--environment", help="config/<environment>/ to apply (default: production)"
     )
+
+
+def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-p",
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port to listen on; the next free one if taken (default: {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--bind", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--navigateToChanged", action="store_true", help="go to the page that changed on reload"
+    )
+    parser.add_argument(
+        "--disableLiveReload", action="store_true", help="do not reload open pages on rebuild"
+    )
+    parser.add_argument(
+        "--disableFastRender",
+        action="store_true",
+        help="render every page a change affects at once, not when it is asked for",
+    )
+
+
+def _module(name: str):
+    """A command's module, imported when the command runs: ``matome build`` loads no other."""
+    return importlib.import_module(f".{name}", __package__)
+
+
+def _later(module: str, function: str):
+    return lambda args: getattr(_module(module), function)(args)
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -52,7 +88,7 @@ def make_parser() -> argparse.ArgumentParser:
     new_cmd.add_argument("kind", choices=["site", "content"])
     new_cmd.add_argument("path", help="the new site's folder, or a path under content/")
     new_cmd.add_argument("-s", "--source", default=".", help="the site's folder (default: .)")
-    new_cmd.set_defaults(run=new.run)
+    new_cmd.set_defaults(run=_later("new", "run"))
     imp = commands.add_parser("import", help="import hn SOURCE: a Hacker News thread as a draft")
     imp.add_argument("what", choices=["hn"])
     imp.add_argument("thread", help="saved thread JSON (Algolia or official API), item id or URL")
@@ -63,15 +99,15 @@ def make_parser() -> argparse.ArgumentParser:
     imp.add_argument("--max", type=int, default=0, help="at most this many comments (0: all)")
     imp.add_argument("--date", help="the article's date, YYYY-MM-DD (default: the thread's)")
     imp.add_argument("--force", action="store_true", help="overwrite an existing article")
-    imp.set_defaults(run=hn.run)
+    imp.set_defaults(run=_later("hn", "run"))
     check_cmd = commands.add_parser("check", help="list every content problem, exit 1 on errors")
     check_cmd.add_argument("site", nargs="?", default=".", help="the site's folder (default: .)")
     check_cmd.add_argument("--format", choices=["text", "json"], default="text")
-    check_cmd.set_defaults(run=check.run)
+    check_cmd.set_defaults(run=_later("check", "run"))
     serve_cmd = commands.add_parser("serve", help="build, serve, rebuild on change, live reload")
     _add_site_flags(serve_cmd)
-    server.add_serve_flags(serve_cmd)
-    serve_cmd.set_defaults(run=lambda args: server.serve(args, flags_from(args)))
+    _add_serve_flags(serve_cmd)
+    serve_cmd.set_defaults(run=lambda args: _module("server").serve(args, flags_from(args)))
     return parser
 
 

@@ -43,7 +43,6 @@ from .errors import SourceError
 from .incremental import LiveSite, Outcome, site_paths
 from .watch import Watcher
 
-DEFAULT_PORT = 1313
 PORT_TRIES = 100
 PREFIX = "/__matome/"
 EVENTS = PREFIX + "events"
@@ -71,30 +70,6 @@ CONTENT_TYPES = {
 NOT_FOUND_PAGE = (
     b"<!DOCTYPE html>\n<title>404 page not found</title>\n<h1>404 page not found</h1>\n"
 )
-
-
-def add_serve_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-p",
-        "--port",
-        type=int,
-        default=DEFAULT_PORT,
-        help=f"port to listen on; the next free one if taken (default: {DEFAULT_PORT})",
-    )
-    parser.add_argument(
-        "--bind", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
-    )
-    parser.add_argument(
-        "--navigateToChanged", action="store_true", help="go to the page that changed on reload"
-    )
-    parser.add_argument(
-        "--disableLiveReload", action="store_true", help="do not reload open pages on rebuild"
-    )
-    parser.add_argument(
-        "--disableFastRender",
-        action="store_true",
-        help="render every page a change affects at once, not when it is asked for",
-    )
 
 
 def content_type(path: str) -> str:
