@@ -75,14 +75,20 @@ def _escape_match(m: re.Match) -> str:
     return LT_MARK + tag[1:]
 
 
-# Text that nh3 would give back unchanged: no markup but <br>, nothing it re-escapes.
-_CLEAN_TEXT = re.compile(r"(?:[^<>&\x00-\x08\x0b-\x1f\x7f\xa0]|<br>)*")
+# What nh3 would change or re-escape in text: text without it and with no markup but <br>
+# comes back unchanged.
+_NOT_TEXT = re.compile(r"[<>&\x00-\x08\x0b-\x1f\x7f\xa0]")
+
+
+def plain_text(html: str) -> bool:
+    """Whether ``html`` is text and <br> only, which nh3 would give back as it is."""
+    return not _NOT_TEXT.search(html) or not _NOT_TEXT.search(html.replace("<br>", ""))
 
 
 def clean_html(html: str) -> str:
     """Markdown's output made safe; the marks left by escape_unknown_tags become ``&lt;``."""
-    if _CLEAN_TEXT.fullmatch(html):
-        return html  # most comments: plain text and line breaks, which nh3 would not change
+    if plain_text(html):
+        return html  # most comments: plain text and line breaks
     html = html.replace(LT_MARK, "&lt;")
     return nh3.clean(
         html,
