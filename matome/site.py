@@ -6,6 +6,7 @@ templates, by every worker process, which inherit it through fork).
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -588,5 +589,7 @@ def related_pages(site: Site, page: Page, limit: int) -> list[Page]:
                 if other is not page:
                     scores[id(other)] += weight
                     pages[id(other)] = other
-    ranked = sorted(pages.values(), key=lambda p: (-scores[id(p)], -p.date.timestamp()))
-    return ranked[:limit]
+    # The first ``limit`` of the sorted list, without sorting the other two hundred.
+    return heapq.nsmallest(
+        limit, pages.values(), key=lambda p: (-scores[id(p)], -p.date.timestamp())
+    )
