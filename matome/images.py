@@ -29,6 +29,16 @@ from .outputs.plan import Output
 
 # Bump when encoding changes, so cached files made the old way are not reused.
 ENCODER_VERSION = 2
+
+# Hugo's ``imaging.resampleFilter`` names, for the filters Pillow has; Hugo's default is box.
+RESAMPLE_FILTERS = {
+    "box": "BOX",
+    "nearestneighbor": "NEAREST",
+    "linear": "BILINEAR",
+    "hamming": "HAMMING",
+    "catmullrom": "BICUBIC",  # Pillow's bicubic is Catmull-Rom's spline
+    "lanczos": "LANCZOS",
+}
 QUALITY = {"webp": 80, "jpg": 82}
 
 # What the default theme shows: list cards, the article hero, the OpenGraph image
@@ -193,7 +203,7 @@ def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceEr
             wanted.setdefault(found, set()).update(sizes)
 
     jobs_list = [(src, w, fmt) for src, sizes in wanted.items() for w, fmt in sorted(sizes)]
-    warnings: list[SourceError] = []
+    resample, warnings = _resample_filter(config)
     by_key: dict[tuple[str, int, str], Thumbnail] = {}
     outputs: list[Output] = []
     digests: dict[Path, str] = {}
@@ -209,7 +219,8 @@ def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceEr
     with ThreadPoolExecutor(max(1, jobs)) as pool:  # Pillow decodes and encodes without the GIL
         made = dict(
             pool.map(
-                lambda src: (src, _make_all(src, by_source[src], digests[src], cache)), by_source
+                lambda src: (src, _make_all(src, by_source[src], digests[src], cache, resample)),
+                by_source,
             )
         )
     results = [made[src][(width, fmt)] for src, width, fmt in todo]
@@ -230,10 +241,23 @@ def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceEr
     return outputs, warnings
 
 
-def _make_all(src: Path, sizes: list[tuple[int, str]], digest: str, cache: Path) -> dict:
+def _resample_filter(config) -> tuple[str, list[SourceError]]:
+    """The site's ``imaging.resampleFilter`` (Hugo's name, lower case), box when unset."""
+    name = str((config.get("imaging") or {}).get("resamplefilter") or "box").lower()
+    if name in RESAMPLE_FILTERS:
+        return name, []
+    where = config.files[0] if config.files else str(config.source)
+    known = ", ".join(RESAMPLE_FILTERS)
+    message = f"imaging.resampleFilter {name!r} is not one of {known}: box is used"
+    return "box", [SourceError(where, 0, 0, message, "warning")]
+
+
+def _make_all(
+    src: Path, sizes: list[tuple[int, str]], digest: str, cache: Path, resample: str
+) -> dict:
     """Every wanted size of one image in the cache: reused when there, else made from one
     decoding of the source. (width, format) -> (cached file, size) or a warning."""
-    targets = {size: _target(src, *size, digest, cache) for size in sizes}
+    targets = {size: _target(src, *size, digest, cache, resample) for size in sizes}
     done: dict = {}
     missing = []
     for size, target in targets.items():
@@ -254,7 +278,7 @@ def _make_all(src: Path, sizes: list[tuple[int, str]], digest: str, cache: Path)
         image = _decode(src, max(width for width, _ in missing))
         # One resize per width: the 1200 px hero is encoded both as WebP and as JPEG.
         for width in sorted({width for width, _ in missing}, reverse=True):
-            resized = _resize(image, width)
+            resized = _resize(image, width, resample)
             for size in [s for s in missing if s[0] == width]:
                 done[size] = _finish(targets[size], _encode(resized, targets[size], size[1]))
     except Exception as e:  # a broken image must not stop the build: the card shows no image
@@ -263,13 +287,12 @@ def _make_all(src: Path, sizes: list[tuple[int, str]], digest: str, cache: Path)
     return done
 
 
-def _target(src: Path, width: int, fmt: str, digest: str, cache: Path) -> Path:
+def _target(src: Path, width: int, fmt: str, digest: str, cache: Path, resample: str) -> Path:
     ext = "svg" if src.suffix.lower() == ".svg" else fmt
     if ext == "svg":
         width = 0  # one copy of a vector serves every size
-    key = hashlib.sha256(
-        f"{digest}:{width}:{ext}:{QUALITY.get(ext)}:{ENCODER_VERSION}".encode()
-    ).hexdigest()[:16]
+    made = f"{digest}:{width}:{ext}:{QUALITY.get(ext)}:{ENCODER_VERSION}:{resample}"
+    key = hashlib.sha256(made.encode()).hexdigest()[:16]
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", src.stem).strip("-")[:40] or "image"
     return cache / f"{stem}_{key}_{width}.{ext}"
 
@@ -294,7 +317,7 @@ def _finish(target: Path, size: tuple[int, int]) -> tuple[Path, tuple[int, int]]
 
 def _decode(src: Path, largest: int):
     """The first frame, upright. A JPEG is decoded at a reduced scale (in the DCT, fast)
-    that still leaves at least twice the largest width wanted, for a sharp LANCZOS resize."""
+    that still leaves at least twice the largest width wanted, for a sharp resize."""
     from PIL import Image, ImageOps
 
     with Image.open(src) as opened:
@@ -305,13 +328,14 @@ def _decode(src: Path, largest: int):
         return ImageOps.exif_transpose(opened)
 
 
-def _resize(image, width: int):
+def _resize(image, width: int, resample: str):
     from PIL import Image
 
     if image.width <= width:  # never enlarge
         return image
     height = max(1, round(image.height * width / image.width))
-    return image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    method = getattr(Image.Resampling, RESAMPLE_FILTERS[resample])
+    return image.resize((width, height), method, reducing_gap=3.0)
 
 
 def _encode(image, target: Path, fmt: str) -> tuple[int, int]:

@@ -141,3 +141,36 @@ def test_search_index_is_written_only_when_enabled_and_kept_when_nothing_changed
     write(site / "content/posts/p9.md", "+++\ntitle = 'P9'\n+++\n新しい記事\n")
     matome_build(site, out)
     assert entry.stat().st_mtime_ns != mtime
+
+
+def test_thumbnails_follow_hugos_resample_filter_setting(site, tmp_path):
+    """Hugo's ``imaging.resampleFilter`` (default box) picks the filter; another filter
+    makes other pixels under other names; a name Pillow lacks is a warning, not a crash."""
+    from matome.build import build
+    from matome.config import Flags
+
+    def made(out: Path) -> tuple[dict[str, bytes], list]:
+        report = build(site, Flags(destination=str(out)), jobs=1)
+        thumbs = {
+            p.name.split("_")[0] + p.suffix: p.read_bytes() for p in (out / "thumbnails").iterdir()
+        }
+        return thumbs, report.warnings
+
+    box, warnings = made(tmp_path / "box")
+    assert not warnings
+    config = site / "hugo.toml"
+    config.write_text(config.read_text() + "[imaging]\n  resampleFilter = 'Lanczos'\n")
+    lanczos, _ = made(tmp_path / "lanczos")
+    assert box.keys() == lanczos.keys()
+    assert all(box[name] != lanczos[name] for name in box)
+    names = {p.name for p in (tmp_path / "box" / "thumbnails").iterdir()}
+    assert names.isdisjoint(p.name for p in (tmp_path / "lanczos" / "thumbnails").iterdir())
+
+    config.write_text(config.read_text().replace("'Lanczos'", "'gaussian'"))
+    again, warnings = made(tmp_path / "unknown")
+    assert again == box  # box is used
+    assert [w.message for w in warnings] == [
+        "imaging.resampleFilter 'gaussian' is not one of box, nearestneighbor, linear, "
+        "hamming, catmullrom, lanczos: box is used"
+    ]
+    assert warnings[0].path.endswith("hugo.toml")
