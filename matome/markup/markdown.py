@@ -2340,9 +2340,11 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 _FAST_SYNTAX = re.compile(r"[*_\[\]`\\!~|#@&{}$^\t\r\x00]")  # Markdown syntax, entities, e-mail
 _FAST_COLON = re.compile(r":[A-Za-z0-9_+-]+:|^ *:", re.M)  # an emoji name, a definition
 _FAST_HTML = re.compile(r"<(?!br ?/?>)|(?<!<br)(?<!<br/)(?<!<br /)>")  # HTML other than <br>
-# Block starts, blank-looking lines, indented code: on the first line, then on every line.
-_FAST_FIRST_LINE = re.compile(r" *(?:[=+\-]|\d{1,9}[.)]|<br ?/?>\s*$)| +$| {4}")
-_FAST_LINES = re.compile(r"^ *(?:[=+\-]|\d{1,9}[.)]|<br ?/?>\s*$)|^ +$|(?:\A\n*|\n\n) {4}", re.M)
+# Block starts and blank-looking lines, then indented code: on the first line, then (when
+# there are more) at every line start.
+_LINE_START_SYNTAX = r" *(?:[=+\-]|\d{1,9}[.)]|<br ?/?>\s*$)| +$"
+_FAST_FIRST_LINE = re.compile(rf"{_LINE_START_SYNTAX}| {{4}}")
+_FAST_LINES = re.compile(rf"^(?:{_LINE_START_SYNTAX})|(?:\A\n*|\n\n) {{4}}", re.M)
 
 
 def _fast_refused(text: str) -> bool:
