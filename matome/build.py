@@ -28,19 +28,19 @@ from typing import Any
 
 import jinja2
 
-from . import buildcache
+from . import buildcache, snapshot
 from .buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .config import Flags, SiteConfig, load_config
-from .content.loader import load_content
+from .content.loader import CONTENT_EXTS, load_content
 from .content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
-from .images import prepare_thumbnails
+from .images import prepare_thumbnails, prepared_for
 from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
 from .progress import Progress
-from .reads import GraphView, ReadLog, instrument, log_lookups, log_thumbnails, page_key
+from .reads import SITE, GraphView, ReadLog, instrument, log_lookups, log_thumbnails, page_key
 from .render import (
     layout_candidates,
     make_environment,
@@ -52,6 +52,7 @@ from .render import (
 from .search import OUTPUT_DIR as SEARCH_DIR
 from .search import index_site, search_enabled
 from .site import Site, build_site
+from .snapshot import Snapshot
 
 # Below this many pages, forking costs more than it saves.
 PARALLEL_THRESHOLD = 64
@@ -70,6 +71,7 @@ class BuildReport:
     cached_content: int = 0  # page bodies taken from the build cache
     rendered_outputs: int = 0  # files rendered from templates
     kept_outputs: int = 0  # files the build cache showed would come out the same
+    graph_kept: bool = False  # the last build's site graph, only article bodies changed
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     warnings: list[SourceError] = field(default_factory=list)
@@ -106,6 +108,20 @@ def build(
     progress: Progress | None = None,
 ) -> BuildReport:
     """Build the site at ``source``; raise BuildFailed (nothing published) on any error."""
+    try:
+        return _build(source, flags, jobs, clean, read_cache, progress)
+    finally:
+        gc.unfreeze()  # what the build cache loaded frozen (``buildcache._read``) is garbage now
+
+
+def _build(
+    source: Path,
+    flags: Flags,
+    jobs: int | None,
+    clean: bool,
+    read_cache: bool,
+    progress: Progress | None,
+) -> BuildReport:
     started = time.perf_counter()
     progress = progress or Progress()
     stages: dict[str, float] = {}
@@ -115,39 +131,45 @@ def build(
     destination = (source / config.destination).resolve()
     print_ = buildcache.fingerprint(config)
     now = datetime.now(UTC)
-    inputs = buildcache.input_digest(*_inputs(source, config))
-    if read_cache:
-        last = buildcache.load_last_build(source, print_)
-        if _nothing_changed(last, inputs, now, destination, clean):
-            old = last.report
-            report = dataclasses.replace(
-                old,
-                unchanged=len(last.files),
-                rendered_content=0,
-                cached_content=old.rendered_content + old.cached_content,
-                rendered_outputs=0,
-                kept_outputs=old.rendered_outputs + old.kept_outputs,
-                cleaned=0,
-            )
-            report.seconds = time.perf_counter() - started
-            report.stages = {"check": report.seconds}
-            return report
-    buildcache.forget_last_build(source)
-    loaded = load_content(config, now)
-    clock.lap("load")
-    site = build_site(config, loaded, now)
-    errors = [*loaded.errors, *site.errors]
-    report = BuildReport(warnings=list(loaded.warnings), stages=stages)
-    if _has_hugo_layouts(source, config):
-        report.warnings.append(
-            SourceError(
-                str(source / "layouts"),
-                0,
-                0,
-                "Hugo layouts and themes are not used: matome renders with its own Jinja templates",
-                "warning",
-            )
+    stamps = buildcache.input_stamps(*_inputs(source, config))
+    last = buildcache.load_last_build(source, print_) if read_cache else None
+    if _nothing_changed(last, stamps, now, destination, clean):
+        old = last.report
+        report = dataclasses.replace(
+            old,
+            unchanged=len(last.files),
+            rendered_content=0,
+            cached_content=old.rendered_content + old.cached_content,
+            rendered_outputs=0,
+            kept_outputs=old.rendered_outputs + old.kept_outputs,
+            cleaned=0,
+            graph_kept=False,
         )
+        report.seconds = time.perf_counter() - started
+        report.stages = {"check": report.seconds}
+        return report
+    buildcache.forget_last_build(source)
+    templates = buildcache.template_digests(template_dirs(source))
+    cache = buildcache.load(source, print_) if read_cache else None
+    changed = buildcache.changed_templates(cache, templates) if cache else None
+    if changed is None:
+        cache = None  # no cache, another fingerprint, or templates added or removed
+    reuse = _kept_graph(source, config, print_, last, cache, stamps, now)
+    if reuse is not None:
+        snap, edits = reuse
+        site, build_id, next_change = snap.site, snap.build_id, last.next_change
+        snapshot.apply(site, edits, now)
+        errors: list[SourceError] = []
+        report = BuildReport(warnings=list(snap.warnings), stages=stages, graph_kept=True)
+        clock.lap("load (kept graph)")
+    else:
+        snap, build_id = None, os.urandom(8).hex()
+        loaded = load_content(config, now)
+        clock.lap("load")
+        site = build_site(config, loaded, now)
+        errors = [*loaded.errors, *site.errors]
+        report = BuildReport(warnings=list(loaded.warnings), stages=stages)
+        next_change = loaded.next_change
     log = ReadLog()
     env = make_environment(source)
     if env.bytecode_cache is None:  # compiled templates, kept between builds
@@ -160,27 +182,39 @@ def build(
     content = ContentRenderer(env, markdown, site, summary_length=config.summary_length)
     report.destination = destination
     workers = jobs or os.cpu_count() or 1
-    templates = buildcache.template_digests(template_dirs(source))
-    cache = buildcache.load(source, print_) if read_cache else None
-    changed = buildcache.changed_templates(cache, templates) if cache else None
-    if changed is None:
-        cache = None  # no cache, another fingerprint, or templates added or removed
-    fresh = BuildCache(print_, templates)
+    fresh = BuildCache(print_, templates, build_id)
     view = GraphView(site)
     clock.lap("site graph")
 
     global _STATE
     _STATE = BuildState(site, env, content, destination, config.minify, log, view=view)
-    errors += _render_all_content(site, view, cache, changed, fresh, workers, progress, report)
-    clock.lap("content")
-    # Once per (image, size) for the whole build, before the output workers fork.
-    thumbnails, image_warnings = prepare_thumbnails(site, workers)
-    report.warnings += image_warnings
-    static_dirs = [theme_dir() / "static", source / "static"]
-    outputs, plan_errors = plan_outputs(
-        site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails
+    trusted = {page_key(p) for p in site.pages} - {page_key(p) for p, _ in edits} if snap else None
+    errors += _render_all_content(
+        site, view, cache, changed, fresh, workers, progress, report, trusted
     )
-    errors += plan_errors
+    clock.lap("content")
+    if snap is not None and all(os.path.exists(o.source) for o in snap.images.outputs):
+        outputs = snap.outputs  # the same graph and files plan the same
+    else:
+        # Once per (image, size) for the whole build, before the output workers fork.
+        thumbnails, image_warnings = prepare_thumbnails(site, workers)
+        report.warnings += image_warnings
+        static_dirs = [theme_dir() / "static", source / "static"]
+        outputs, plan_errors = plan_outputs(
+            site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails
+        )
+        errors += plan_errors
+    graph_warnings = list(report.warnings)  # what a build on the same graph warns about again
+    if _has_hugo_layouts(source, config):
+        report.warnings.append(
+            SourceError(
+                str(source / "layouts"),
+                0,
+                0,
+                "Hugo layouts and themes are not used: matome renders with its own Jinja templates",
+                "warning",
+            )
+        )
     clock.lap("thumbnails and plan")
     if errors:
         raise BuildFailed(_sorted_errors(errors))
@@ -193,7 +227,7 @@ def build(
     _STATE.staging = staging
     _STATE.published = destination if sparse else None
     try:
-        current = _last_reads_now(cache, view, fresh) if cache else []
+        current = _last_reads_now(cache, view, fresh, snap is not None) if cache else []
         kept = _kept_outputs(outputs, site, cache, changed, destination, current)
         clock.lap("staging")
         written, files, write_errors = _write_all(outputs, kept, fresh, workers, progress, report)
@@ -220,16 +254,21 @@ def build(
         raise
     finally:
         _STATE = None
-    _number_reads(fresh, cache, current)
-    buildcache.save(source, fresh)
+    _number_reads(fresh, cache, current, renumber=snap is None)
+    if snap is None or not buildcache.save_changes(source, fresh, cache):
+        buildcache.save(source, fresh)
     _count(report, outputs)
     report.unchanged = len(kept) + report.unchanged
     report.seconds = time.perf_counter() - started
-    last = dataclasses.replace(report, stages={})
+    told = dataclasses.replace(report, stages={})
+    if snap is None:  # a graph made by this build: kept for the next (its pages emptied)
+        snapshot.save(
+            source, print_, Snapshot(build_id, site, outputs, prepared_for(site), graph_warnings)
+        )
     buildcache.save_last_build(
         source,
         print_,
-        LastBuild(inputs, now.date(), loaded.next_change, str(destination), files, last),
+        LastBuild(build_id, stamps, now.date(), next_change, str(destination), files, told),
     )
     clock.lap("cache")
     return report
@@ -249,10 +288,10 @@ def _inputs(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:
 
 
 def _nothing_changed(
-    last: LastBuild | None, inputs: str, now: datetime, destination: Path, clean: bool
+    last: LastBuild | None, stamps: dict, now: datetime, destination: Path, clean: bool
 ) -> bool:
     """Whether the last build stands: same inputs, same day, no page due, files as published."""
-    if not isinstance(last, LastBuild) or last.inputs != inputs or last.day != now.date():
+    if not isinstance(last, LastBuild) or last.stamps != stamps or last.day != now.date():
         return False
     if last.next_change is not None and now >= last.next_change:
         return False
@@ -261,6 +300,36 @@ def _nothing_changed(
     if clean and sum(len(f) for _, _, f in os.walk(destination)) != len(last.files):
         return False  # files the last build did not write are there to be cleaned
     return buildcache.files_unchanged(destination, last.files)
+
+
+def _kept_graph(
+    source: Path,
+    config: SiteConfig,
+    print_: str,
+    last: LastBuild | None,
+    cache: BuildCache | None,
+    stamps: dict,
+    now: datetime,
+) -> tuple[Snapshot, list] | None:
+    """The last build's graph and the edits to put in it, when only article bodies changed.
+
+    Template files may have changed too: the graph does not read them (which renders
+    they change is the cache's business)."""
+    if not isinstance(last, LastBuild) or cache is None or cache.build_id != last.build_id:
+        return None
+    if last.next_change is not None and now >= last.next_change:
+        return None  # a page became due or expired: the loader would leave out others
+    templates = tuple(f"{d}{os.sep}" for d in template_dirs(source))
+    content = f"{source / str(config.get('contentDir') or 'content')}{os.sep}"
+    changed = {p for p in last.stamps.keys() | stamps.keys() if last.stamps.get(p) != stamps.get(p)}
+    changed = {p for p in changed if not p.startswith(templates)}
+    if not all(p.startswith(content) and p.endswith(CONTENT_EXTS) for p in changed):
+        return None
+    snap = snapshot.load(source, print_, last.build_id)
+    if snap is None:
+        return None
+    edits = snapshot.body_edits(snap.site, changed)
+    return None if edits is None else (snap, edits)
 
 
 def _stamps(root: Path, folder: str) -> dict[str, tuple[int, int]]:
@@ -304,12 +373,16 @@ def _render_all_content(
     workers: int,
     progress: Progress,
     report: BuildReport,
+    trusted: set[str] | None,
 ) -> list[SourceError]:
     """Every page body: from the cache when it would render the same, else rendered.
 
+    ``trusted``: the pages of a kept graph whose file is unchanged (their body is not
+    loaded: read from the file if the page must be rendered again).
     A body from the cache stays on disk until a template reads it (``defer_rendered``)."""
     todo = []
-    root = site.config.source
+    errors: list[SourceError] = []
+    stored = buildcache.stored_bodies(site.config.source) if cache else set()
     for page in site.pages:
         if page.file is None:
             continue
@@ -317,24 +390,30 @@ def _render_all_content(
         entry = cache.content.get(key) if cache else None
         if (
             entry is not None
-            and _reusable(entry, page, view, changed)
-            and buildcache.has_fields(root, entry)
+            and _reusable(entry, page, view, changed, trusted is not None and key in trusted)
+            and entry.blob in stored
         ):
             defer_rendered(page, functools.partial(_cached_fields, page, entry, _STATE.content))
+            page.__dict__["comment_count"] = entry.comment_count
             fresh.content[key] = entry
-        else:
-            todo.append(page.index)
+            continue
+        try:
+            snapshot.read_body(page)
+        except SourceError as e:
+            errors.append(e)
+            continue
+        todo.append(page.index)
     rows = _map(_render_content_chunk, todo, workers, progress, "Rendering content")
-    errors: list[SourceError] = []
     rendered = []
     for index, result, source, reads, templates in rows:
         if isinstance(result, SourceError):
             errors.append(result)
             continue
         page = site.pages[index]
-        fields, stored_html = result
+        fields, stored_html, count = result
         page.__dict__.update(fields)
-        entry = ContentEntry(source[0], None, {}, templates, source[1])
+        page.__dict__["comment_count"] = count
+        entry = ContentEntry(source[0], None, {}, templates, source[1], count)
         # The HTML, the largest field, stays in the cache file until the page's own file
         # is written, and is compared by its digest, made by the worker.
         loader = functools.partial(_cached_fields, page, entry, _STATE.content)
@@ -358,13 +437,18 @@ def _cached_fields(page: Page, entry: ContentEntry, content: ContentRenderer) ->
         _STATE.loaded.append(page)
     fields = buildcache.content_fields(page.site.config.source, entry)
     if fields is None:
+        snapshot.read_body(page)
         attach_content(page, content.render_page(page))
         fields = {name: page.__dict__[name] for name in RENDERED_FIELDS}
     return fields
 
 
-def _reusable(entry: ContentEntry, page, view: GraphView, changed: frozenset[str]) -> bool:
-    if entry.source != buildcache.content_source(page) or entry.templates & changed:
+def _reusable(
+    entry: ContentEntry, page, view: GraphView, changed: frozenset[str], unchanged_file: bool
+) -> bool:
+    if entry.templates & changed:
+        return False
+    if not unchanged_file and entry.source != buildcache.content_source(page):
         return False
     derived = buildcache.content_attributes()
     for pair, value in entry.reads.items():
@@ -387,6 +471,7 @@ def _current(view: GraphView, pair: tuple) -> Any:
 
 
 _STORED = ("@stored",)
+_BUILD_DATE = (SITE, "build_date")
 
 
 def _render_content_chunk(indices: list[int]) -> list[tuple]:
@@ -414,19 +499,32 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
         source = buildcache.content_source(page)
         blob = buildcache.save_fields(root, page_key(page), source, fields)
         stored_html = buildcache.storable(fields.pop("content_html"))
-        out.append((index, (fields, stored_html), (source, blob), reads, templates))
+        row = (fields, stored_html, page.comment_count)
+        out.append((index, row, (source, blob), reads, templates))
     return out
 
 
 # --- outputs -------------------------------------------------------------------
-def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache) -> list:
+def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache, kept: bool) -> list:
     """What each read of the last build's files returns now, in ``cache.pairs`` order.
 
-    A body taken from the cache renders as it did, so its reads need not load it."""
+    A body taken from the cache renders as it did, so its reads need not load it. On a
+    kept graph (``kept``), only the pages rendered again and the build date can read
+    differently (a value that compares unequal to itself, a read of a callable, stays so)."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
     value, storable = view.value, buildcache.storable
     known = view.memo.get(_STORED, {})  # the digests of the bodies rendered in this build
+    if kept:
+        again = {key for key in fresh.content if key not in reused}
+        return [
+            known[pair]
+            if pair in known
+            else storable(value(pair))
+            if pair[0] in again or pair == _BUILD_DATE
+            else old
+            for pair, old in zip(cache.pairs, cache.values, strict=True)
+        ]
     return [  # each pair once: no memo (``_current``) needed
         old
         if pair[0] in reused and pair[1] in attrs
@@ -451,6 +549,7 @@ def _kept_outputs(
     stale = {
         i for i, (old, now) in enumerate(zip(cache.values, current, strict=True)) if old != now
     }
+    published = f"{destination}{os.sep}"
     kept = {}
     for item in outputs:
         record = cache.outputs.get(item.out_path)
@@ -463,7 +562,7 @@ def _kept_outputs(
         ):
             continue
         try:
-            stat = os.stat(destination / item.out_path)
+            stat = os.stat(f"{published}{item.out_path}")
         except OSError:
             continue
         # The published file is still the one this record describes.
@@ -550,13 +649,15 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
     return out
 
 
-def _number_reads(fresh: BuildCache, cache: BuildCache | None, current: list) -> None:
+def _number_reads(
+    fresh: BuildCache, cache: BuildCache | None, current: list, renumber: bool
+) -> None:
     """Number the reads of every file into ``fresh.pairs``, each with its value now.
 
     The last build's pairs keep their numbers, so a kept file's ids stand; a written
     file's reads (numbers into its worker's table of pairs and values) are looked up,
     the new ones added. When most pairs are no longer read by any file, the rest are
-    numbered anew."""
+    numbered anew (if ``renumber``: not when the cache is saved as changes)."""
     if cache is not None:
         fresh.pairs, fresh.values = list(cache.pairs), current
     ids = {pair: i for i, pair in enumerate(fresh.pairs)}
@@ -579,6 +680,8 @@ def _number_reads(fresh: BuildCache, cache: BuildCache | None, current: list) ->
             numbers = [number(p, v) for p, v in zip(table, values, strict=True)]
             by_table[id(table)] = (table, numbers)
         record.reads = array("I", map(by_table[id(table)][1].__getitem__, local))
+    if not renumber:
+        return
     used = sorted(set().union(*(record.reads for record in fresh.outputs.values())))
     if len(used) < len(fresh.pairs) // 2:
         renumber = {old: new for new, old in enumerate(used)}

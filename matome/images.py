@@ -236,9 +236,18 @@ def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceEr
         outputs.append(Output("copy", out_path, source=cached, origin=f"thumbnail of {src}"))
     # One output per file even when two sources have the same bytes.
     outputs = list({o.out_path: o for o in outputs}.values())
-    _PREPARED.clear()  # one site per build; a long-running `matome serve` keeps only the last
-    _PREPARED[id(site)] = PreparedImages(by_key, sources, outputs)
+    register_prepared(site, PreparedImages(by_key, sources, outputs))
     return outputs, warnings
+
+
+def prepared_for(site) -> PreparedImages | None:
+    return _PREPARED.get(id(site))
+
+
+def register_prepared(site, prepared: PreparedImages) -> None:
+    """The thumbnails ``thumbnail()`` finds for this site's pages."""
+    _PREPARED.clear()  # one site per build; a long-running `matome serve` keeps only the last
+    _PREPARED[id(site)] = prepared
 
 
 def _resample_filter(config) -> tuple[str, list[SourceError]]:

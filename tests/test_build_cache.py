@@ -15,12 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from matome import buildcache
+from matome import buildcache, snapshot
 from matome.build import build
 from matome.config import Flags, load_config
+from matome.content.loader import load_content
 from matome.content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from matome.errors import BuildFailed
+from matome.images import PreparedImages
 from matome.markup.expand import RenderedContent, attach_content
+from matome.reads import page_key
+from matome.site import build_site
+from matome.snapshot import Snapshot
 
 ARTICLES = 40  # with the tag, month and alias pages, enough outputs to use the workers
 
@@ -126,6 +131,7 @@ def test_an_edited_article_is_rendered_again_and_only_what_shows_it(built, tmp_p
     site, out = built
     edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
     report = run(site, out)
+    assert report.graph_kept  # only a body changed: the last build's site graph
     assert report.rendered_content == 1
     assert 0 < report.rendered_outputs < 10  # its page, not the site
     assert "書き換えた本文" in (out / "posts/a05/index.html").read_text()
@@ -138,6 +144,7 @@ def test_an_edited_title_reaches_lists_terms_feeds_and_the_page_that_prints_it(b
     path.write_text(article(1, title="新しい題名"))
     touch_later(path)
     report = run(site, out)
+    assert not report.graph_kept  # front matter changed: the graph is built again
     # Article 0's body, which prints article 1's title (article 1's own body does not).
     assert report.rendered_content == 1
     assert "<cite>新しい題名</cite>" in (out / "posts/a00/index.html").read_text()
@@ -158,6 +165,7 @@ def test_an_edited_template_is_used_by_every_page_that_loads_it(built, tmp_path)
     write(site / "templates/_default/single.html", text.replace("probe</p>", "probe 2</p>"))
     touch_later(site / "templates/_default/single.html")
     report = run(site, out)
+    assert report.graph_kept  # the graph does not read templates
     assert report.rendered_content == 0  # bodies do not load single.html
     assert report.rendered_outputs == ARTICLES
     assert "probe 2" in (out / "posts/a07/index.html").read_text()
@@ -191,6 +199,7 @@ def test_a_new_and_a_deleted_article(built, tmp_path):
     (site / "content/posts/a10/index.md").unlink()
     (site / "content/posts/a10").rmdir()
     report = run(site, out, clean=True)  # as in Hugo, only this removes the page's old files
+    assert not report.graph_kept
     assert report.rendered_content == 1
     assert report.cleaned == 2  # its page and its alias
     assert "新着" in (out / "index.xml").read_text()
@@ -220,6 +229,7 @@ def test_a_page_that_falls_due_is_published_without_any_file_changing(built, tmp
     assert "予約投稿" not in (out / "index.html").read_text()
     time.sleep(max(0.0, (due - datetime.now(UTC)).total_seconds()) + 1.1)
     report = run(site, out)
+    assert not report.graph_kept  # the loader would now let the page in
     assert report.rendered_outputs > 0
     assert "予約投稿" in (out / "index.html").read_text()
 
@@ -354,3 +364,115 @@ def test_every_list_that_shows_a_cached_card_records_what_the_card_read(built):
     ]
     assert len(showing) >= 4  # its tags, its month, the section, the home page
     assert all(title in cache.outputs[path].reads for path in showing)
+
+
+# --- the kept site graph (``snapshot.py``): builds after article bodies alone changed ---
+def test_body_edits_in_a_row_write_only_their_changes_to_the_cache(built, tmp_path):
+    site, out = built
+    cache = site / ".matome-cache"
+    index = (cache / "index.pickle").read_bytes()
+    for n, (article_no, old, new) in enumerate(
+        [(5, "コメント 5 の本文", "一回目"), (6, "返信 6", "二回目"), (5, "一回目", "三回目")]
+    ):
+        edit(site / f"content/posts/a{article_no:02d}/index.md", old, new)
+        report = run(site, out)
+        assert report.graph_kept, n
+        assert report.rendered_content == 1, n
+    assert (cache / "index.pickle").read_bytes() == index  # the changes are beside it
+    assert (cache / "index-changes.pickle").stat().st_size < len(index) // 10
+    assert len(list((cache / "content").iterdir())) == ARTICLES + 1  # replaced bodies removed
+    assert "三回目" in (out / "posts/a05/index.html").read_text()
+    assert "二回目" in (out / "posts/a06/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+    assert not (cache / "index-changes.pickle").exists()  # a whole index written: no changes
+
+
+def test_a_body_edit_reaches_the_summaries_and_comment_counts_that_lists_show(built, tmp_path):
+    site, out = built
+    before = (out / "tags/tag0/index.html").read_text()
+    quote = (
+        '{{< matomeQuote body="三つ目" userName="u" createdAt="2025/03/01 12:00:00" color="" >}}\n'
+    )
+    edit(site / "content/posts/a05/index.md", "> 見出しの引用 5\n", f"新しい見出し\n\n{quote}")
+    report = run(site, out)
+    assert report.graph_kept
+    assert "新しい見出し" in (out / "index.xml").read_text()  # the feed shows summaries
+    assert (out / "tags/tag0/index.html").read_text() != before  # its card counts 3 comments
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_body_that_reads_another_body_is_rendered_from_its_file_on_a_kept_graph(built, tmp_path):
+    site, out = built
+    write(
+        site / "templates/shortcodes/summary-of.html",
+        "<aside>{{ get_page(shortcode.get(0)).summary }}</aside>",
+    )
+    write(
+        site / "content/posts/a20/index.md", article(20, extra='{{< summary-of "/posts/a21" >}}\n')
+    )
+    run(site, out)  # a template added: the whole cache is new
+    edit(site / "content/posts/a21/index.md", "> 見出しの引用 21", "要約が変わった")
+    report = run(site, out)
+    assert report.graph_kept
+    # Article 21, and article 20, which reads its summary: its body is read from its file.
+    assert report.rendered_content == 2
+    assert "コメント 20 の本文" in (out / "posts/a20/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_front_matter_written_differently_but_reading_the_same_keeps_the_graph(built, tmp_path):
+    site, out = built
+    edit(site / "content/posts/a07/index.md", "title = '記事 7'", "title   =   '記事 7'\n\n")
+    assert run(site, out).graph_kept
+    edit(site / "content/posts/a07/index.md", "+++\n> ", "description = '説明'\n+++\n> ")
+    report = run(site, out)
+    assert not report.graph_kept
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_broken_body_on_a_kept_graph_fails_with_its_place_and_publishes_nothing(built, tmp_path):
+    site, out = built
+    path = site / "content/posts/a02/index.md"
+    good = path.read_text()
+    before = tree(out)
+    path.write_text(good + '{{< matomeQuote body="閉じていない" >}\n')
+    touch_later(path)
+    with pytest.raises(BuildFailed) as failed:
+        run(site, out)
+    [error] = failed.value.errors
+    assert (error.path, error.line) == ("content/posts/a02/index.md", good.count("\n") + 1)
+    assert tree(out) == before
+    path.write_text(good.replace("返信 2", "直した"))
+    touch_later(path)
+    report = run(site, out)
+    assert "直した" in (out / "posts/a02/index.html").read_text()
+    assert report.rendered_content == 1
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_graph_longer_than_the_recursion_limit_is_kept_and_loaded(tmp_path):
+    """Prev/next links chain every article to the next: kept page by page, not nested."""
+    root = tmp_path / "long"
+    write(root / "hugo.toml", 'baseURL = "https://example.org/"\ntitle = "長い"\n')
+    count = 1500  # each article nests at least one level: over Python's limit of 1000
+    for n in range(count):
+        write(
+            root / f"content/posts/p{n}.md", f"+++\ntitle = 'p{n}'\ndate = 2025-01-01\n+++\n本文\n"
+        )
+    config = load_config(root, Flags())
+    now = datetime.now(UTC)
+    site_graph = build_site(config, load_content(config, now), now)
+    snapshot.save(root, "print", Snapshot("b1", site_graph, [], PreparedImages({}, {}, []), []))
+    kept = snapshot.load(root, "print", "b1")
+    assert kept is not None
+    again = build_site(config, load_content(config, now), now)
+    assert len(kept.site.pages) == len(again.pages) > count
+    for page, fresh in zip(kept.site.pages, again.pages, strict=True):
+        assert page.site is kept.site
+        assert (page.title, page.permalink, page_key(page)) == (
+            fresh.title,
+            fresh.permalink,
+            page_key(fresh),
+        )
+        assert page_key(page.next) == page_key(fresh.next) if fresh.next else page.next is None
+    assert snapshot.load(root, "print", "another build") is None

@@ -99,6 +99,23 @@ def test_the_image_cache_is_reused_and_keyed_by_content(site, tmp_path, monkeypa
     assert new and not new & old
 
 
+def test_a_body_edit_after_the_image_cache_was_deleted_makes_the_thumbnails_again(site, tmp_path):
+    out = tmp_path / "out"
+    matome_build(site, out)
+    shutil.rmtree(site / "resources")
+    shutil.rmtree(out / "thumbnails")
+    post = site / "content/posts/p1.md"
+    post.write_text(post.read_text(encoding="utf-8").replace("こんにちは", "こんばんは"))
+    summary = matome_build(site, out, "--verbose").stdout
+    assert "the site graph was the last build's" in summary  # only a body changed
+    assert "こんばんは" in (out / "posts/p1/index.html").read_text()
+    cold = tmp_path / "cold"
+    matome_build(site, cold, "--ignoreCache")
+    made = sorted(p.relative_to(out).as_posix() for p in (out / "thumbnails").iterdir())
+    assert made == sorted(p.relative_to(cold).as_posix() for p in (cold / "thumbnails").iterdir())
+    assert made
+
+
 def test_feature_images_resolve_as_blowfish_does(site, tmp_path):
     write(
         site / "content/posts/remote.md",

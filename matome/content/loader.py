@@ -126,7 +126,7 @@ def _walk_files(directory: Path) -> list[str]:
     return found
 
 
-def _read_text(path: Path, rel: str) -> str:
+def read_text(path: Path, rel: str) -> str:
     size = path.stat().st_size
     if size > MAX_CONTENT_BYTES:
         raise SourceError(
@@ -167,7 +167,7 @@ def _load_file(
     display = f"content/{rel}"
     path = root / rel
     try:
-        text = _read_text(path, display)
+        text = read_text(path, display)
         fm = split_front_matter(text, display)
         page = _make_page(config, zone, rel_dir, name, path, fm, display)
     except SourceError as e:
