@@ -228,7 +228,8 @@ def _build(
     _STATE.published = destination if sparse else None
     try:
         current = _last_reads_now(cache, view, fresh, snap is not None) if cache else []
-        kept = _kept_outputs(outputs, site, cache, changed, destination, current)
+        same_plan = snap is not None and outputs is snap.outputs
+        kept = _kept_outputs(outputs, site, cache, changed, destination, current, same_plan)
         clock.lap("staging")
         written, files, write_errors = _write_all(outputs, kept, fresh, workers, progress, report)
         if write_errors:
@@ -542,8 +543,11 @@ def _kept_outputs(
     changed: frozenset[str] | None,
     destination: Path,
     current: list,
+    same_plan: bool,
 ) -> dict[str, OutputRecord]:
-    """The files of the last build that this one would write again byte for byte."""
+    """The files of the last build that this one would write again byte for byte.
+
+    ``same_plan``: the outputs are the kept graph's, planned as the records were."""
     if cache is None:
         return {}
     stale = {
@@ -556,8 +560,8 @@ def _kept_outputs(
         if (
             record is None
             or item.kind == "copy"
-            or record.sig != buildcache.plan_sig(item, site)
-            or record.templates & changed
+            or (not same_plan and record.sig != buildcache.plan_sig(item, site))
+            or (changed and not record.templates.isdisjoint(changed))
             or not stale.isdisjoint(record.reads)
         ):
             continue
