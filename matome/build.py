@@ -16,6 +16,7 @@ import functools
 import gc
 import os
 import shutil
+import signal
 import sys
 import time
 from array import array
@@ -793,7 +794,12 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
     # cyclic garbage collector writes to every object it visits, so what exists is frozen.
     gc.freeze()
     try:
-        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        with ProcessPoolExecutor(
+            workers,
+            mp_context=get_context("fork"),
+            initializer=end_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
             return [
                 row
                 for part, rows in zip(chunks, pool.map(func, chunks), strict=True)
@@ -801,6 +807,19 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
             ]
     finally:
         gc.unfreeze()
+
+
+def end_with_parent(parent: int) -> None:
+    """Run in each worker: when the build is killed (SIGKILL leaves it no time to stop its
+    pool), its workers, waiting for work that will not come, get SIGTERM (Linux)."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+    if os.getppid() != parent:  # it died before the call
+        os._exit(1)
 
 
 # --- staging and swap ------------------------------------------------------------

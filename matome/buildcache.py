@@ -1,8 +1,10 @@
 """The build cache: what the last build rendered and read, so the next one redoes only that.
 
 Kept in ``<site>/.matome-cache/`` (ignored by git, safe to delete): ``index.pickle``
-with what every render read, one file per page body under ``content/``, and
-``last-build.pickle``, what a build with no changed input needs to know.
+with what every render read (and ``index-changes.pickle``, what builds on a kept site
+graph changed in it since), one file per page body under ``content/``,
+``last-build.pickle``, what a build with no changed input needs to know, and
+``graph.pickle``, the site graph (``snapshot.py``).
 Every render logs what it reads (``reads.py``); the cache keeps, for each page
 body and each output file, those reads with the values they returned, and the
 templates it loaded. The next build loads the site and builds its graph as
@@ -363,7 +365,7 @@ def save_last_build(source: Path, print_: str, last: Any) -> None:
 
 def forget_last_build(source: Path) -> None:
     """A build that changes the site makes the last one's record untrue until it succeeds."""
-    remove_file(source, LAST_BUILD_FILE)
+    (_dir(source) / LAST_BUILD_FILE).unlink(missing_ok=True)
 
 
 def read_file(source: Path, name: str, print_: str, unpickler: type = pickle.Unpickler) -> Any:
@@ -375,10 +377,6 @@ def write_file(
     source: Path, name: str, print_: str, value: Any, pickler: type = pickle.Pickler
 ) -> None:
     _write(_dir(source) / name, print_, value, pickler)
-
-
-def remove_file(source: Path, name: str) -> None:
-    (_dir(source) / name).unlink(missing_ok=True)
 
 
 def _read(path: Path, print_: str, unpickler: type = pickle.Unpickler) -> Any:

@@ -6,9 +6,9 @@ build keeps its graph here (``graph.pickle`` in the build cache) with the plan o
 its outputs and its thumbnails; ``LastBuild`` keeps the stamp (size, modification
 time) of every input file. The next build takes the kept graph instead of loading
 the site when every file whose stamp changed is an article whose front matter reads
-the same as before (an edit below it), the day is the same and no page became due
-or expired: the loader and the graph builder would then make this graph again, but
-for those bodies, which are put in.
+the same as before (an edit below it) or a template, and no page became due or
+expired: the loader and the graph builder would then make this graph again, but for
+those bodies, which are put in.
 
 Bodies are not kept (the site's text would be loaded twice): a page that must be
 rendered again for another reason reads its file then (``read_body``).
@@ -16,6 +16,7 @@ rendered again for another reason reads its file then (``read_body``).
 
 from __future__ import annotations
 
+import functools
 import pickle
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,7 +54,8 @@ def save(source: Path, print_: str, snap: Snapshot) -> None:
         page.body = None
         page.paginator = page.pagers[0] if page.pagers else None  # as the graph builder left it
     kept = _Kept(snap, [page.__dict__ for page in site.pages])
-    buildcache.write_file(source, GRAPH_FILE, print_, kept, _GraphPickler)
+    pickler = functools.partial(_GraphPickler, pages=site.pages)
+    buildcache.write_file(source, GRAPH_FILE, print_, kept, pickler)
 
 
 def load(source: Path, print_: str, build_id: str) -> Snapshot | None:
@@ -77,19 +79,15 @@ class _GraphPickler(pickle.Pickler):
     they appear. Pickled as they come, a page's ``next`` holds the next page, whose
     ``next`` holds the next: the nesting would follow the whole site."""
 
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, pages: list[Page], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.pages: list[Page] | None = None
+        self.pages = pages
 
     def persistent_id(self, obj: Any) -> int | None:
         if type(obj) is not Page:
-            if type(obj) is _Kept:
-                self.pages = obj.snap.site.pages
             return None
-        pages = self.pages
-        return (
-            obj.index if pages and 0 <= obj.index < len(pages) and pages[obj.index] is obj else None
-        )
+        i = obj.index  # a page outside the site's list is pickled as it is
+        return i if 0 <= i < len(self.pages) and self.pages[i] is obj else None
 
 
 class _GraphUnpickler(pickle.Unpickler):
@@ -104,10 +102,6 @@ class _GraphUnpickler(pickle.Unpickler):
         return page
 
 
-def forget(source: Path) -> None:
-    buildcache.remove_file(source, GRAPH_FILE)
-
-
 def body_edits(site: Site, changed: set[str]) -> list[tuple[Page, FrontMatter]] | None:
     """The pages whose file (among ``changed``) changed only below its front matter, with
     what the file holds now; None when one is not a page of the graph or its front
@@ -119,6 +113,7 @@ def body_edits(site: Site, changed: set[str]) -> list[tuple[Page, FrontMatter]] 
         if page is None:
             return None
         fm = _front_matter(page)
+        # A file without front matter takes its title from its first line: not a body edit.
         if fm is None or not fm.format or fm.format != page.front_matter_format:
             return None
         if fm.data != page.params:
@@ -139,8 +134,9 @@ def read_body(page: Page) -> None:
     """A kept page's body, from its file (which the stamps showed unchanged)."""
     if page.body is None:
         fm = _front_matter(page)
-        if fm is None:  # changed since the stamps were taken: render what is there
-            raise SourceError(f"content/{page.file.path}", 0, 0, "changed during the build")
+        if fm is None:  # it could be read when the build began
+            message = "cannot be read any more: was it changed during the build? Build again"
+            raise SourceError(f"content/{page.file.path}", 0, 0, message)
         page.body = fm.body
 
 

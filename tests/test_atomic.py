@@ -66,6 +66,24 @@ def built_site(tmp_path) -> tuple[Path, dict[str, str]]:
     return site, digest(site / "public")
 
 
+def _processes_building(site: Path, timeout: float) -> list[int]:
+    """Processes whose command line names the site (a build and its forked workers), once
+    they had ``timeout`` seconds to end."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if entry.name.isdigit() and str(site).encode() in cmdline:
+                found.append(int(entry.name))
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_interrupted_build_leaves_the_old_site_byte_identical(built_site, sig):
     site, before = built_site
@@ -75,6 +93,7 @@ def test_interrupted_build_leaves_the_old_site_byte_identical(built_site, sig):
     proc.wait(timeout=60)
     assert proc.returncode != 0
     assert digest(site / "public") == before
+    assert not _processes_building(site, timeout=10), "worker processes outlived the build"
     # The next build succeeds, publishes the new site and clears what the killed one left.
     again = subprocess.run(
         [sys.executable, "-m", "matome", "build", "-s", str(site)], capture_output=True
