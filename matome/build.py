@@ -794,12 +794,7 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
     # cyclic garbage collector writes to every object it visits, so what exists is frozen.
     gc.freeze()
     try:
-        with ProcessPoolExecutor(
-            workers,
-            mp_context=get_context("fork"),
-            initializer=end_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
+        with fork_pool(workers) as pool:
             return [
                 row
                 for part, rows in zip(chunks, pool.map(func, chunks), strict=True)
@@ -809,7 +804,17 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
         gc.unfreeze()
 
 
-def end_with_parent(parent: int) -> None:
+def fork_pool(workers: int) -> ProcessPoolExecutor:
+    """Workers forked from this process (they inherit what is set up), ending with it."""
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=get_context("fork"),
+        initializer=_end_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def _end_with_parent(parent: int) -> None:
     """Run in each worker: when the build is killed (SIGKILL leaves it no time to stop its
     pool), its workers, waiting for work that will not come, get SIGTERM (Linux)."""
     if sys.platform != "linux":

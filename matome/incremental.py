@@ -35,16 +35,14 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict, defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from .build import BuildState, _copy, end_with_parent, render_output, write_if_changed
+from .build import BuildState, _copy, fork_pool, render_output, write_if_changed
 from .buildcache import ContentEntry, content_source, implicit_reads, plan_sig
 from .config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
 from .content import loader
@@ -103,12 +101,7 @@ def _parallel(func, items: list, workers: int, threshold: int) -> list:
         return func(items)
     chunk = max(8, len(items) // (workers * 8))
     chunks = [items[i : i + chunk] for i in range(0, len(items), chunk)]
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=get_context("fork"),
-        initializer=end_with_parent,
-        initargs=(os.getpid(),),
-    ) as pool:
+    with fork_pool(workers) as pool:
         return [row for rows in pool.map(func, chunks) for row in rows]
 
 
