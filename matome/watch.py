@@ -137,6 +137,7 @@ class Watcher:
         while not self._stopped:
             self._wake.wait()
             self._wake.clear()
+            batch: set[Path] = set()  # none when stopped meanwhile
             while not self._stopped:
                 with self._lock:
                     now = time.monotonic()
@@ -146,7 +147,6 @@ class Watcher:
                         batch, self._pending = self._pending, set()
                         break
                     if not self._pending:
-                        batch = set()
                         break
                 time.sleep(max(0.005, min(self._quiet - quiet_for, self._longest - waited)))
             if batch and not self._stopped:

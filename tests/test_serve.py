@@ -554,3 +554,17 @@ def test_related_lists_follow_a_date_change(tmp_path):
     assert outcome.ok and not live.stale
     assert "posts/a6/index.html" in outcome.written  # not a neighbour of a0, before or after
     assert_same_as_full_build(live, root, fresh, "date")
+
+
+def test_a_watcher_stopped_while_idle_ends_without_an_error(tmp_path, monkeypatch):
+    from matome.watch import Watcher
+
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    calls = []
+    watcher = Watcher(calls.append, recursive=[tmp_path]).start()
+    time.sleep(0.2)  # its thread waits for a change
+    watcher.stop()
+    assert not watcher._thread.is_alive()
+    assert not failures, [f.exc_value for f in failures]
+    assert calls == []
