@@ -189,9 +189,9 @@ def _build(
 
     global _STATE
     _STATE = BuildState(site, env, content, destination, config.minify, log, view=view)
-    trusted = {page_key(p) for p in site.pages} - {page_key(p) for p, _ in edits} if snap else None
+    edited = {page_key(p) for p, _ in edits} if snap else None
     errors += _render_all_content(
-        site, view, cache, changed, fresh, workers, progress, report, trusted
+        site, view, cache, changed, fresh, workers, progress, report, edited
     )
     clock.lap("content")
     if snap is not None and all(os.path.exists(o.source) for o in snap.images.outputs):
@@ -375,12 +375,13 @@ def _render_all_content(
     workers: int,
     progress: Progress,
     report: BuildReport,
-    trusted: set[str] | None,
+    edited: set[str] | None,
 ) -> list[SourceError]:
     """Every page body: from the cache when it would render the same, else rendered.
 
-    ``trusted``: the pages of a kept graph whose file is unchanged (their body is not
-    loaded: read from the file if the page must be rendered again).
+    ``edited``: on a kept graph, the pages whose file changed; the files of the others
+    are as the cache saw them (their body is not loaded: read from the file if the page
+    must be rendered again).
     A body from the cache stays on disk until a template reads it (``defer_rendered``)."""
     todo = []
     errors: list[SourceError] = []
@@ -392,7 +393,7 @@ def _render_all_content(
         entry = cache.content.get(key) if cache else None
         if (
             entry is not None
-            and _reusable(entry, page, view, changed, trusted is not None and key in trusted)
+            and _reusable(entry, page, view, changed, edited is not None and key not in edited)
             and entry.blob in stored
         ):
             defer_rendered(page, functools.partial(_cached_fields, page, entry, _STATE.content))
