@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 from array import array
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from multiprocessing import get_context
@@ -36,7 +36,7 @@ from .content.loader import CONTENT_EXTS, load_content
 from .content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
-from .images import prepare_thumbnails, prepared_for
+from .images import Encoding, encode_thumbnails, plan_thumbnails, prepared_for
 from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
@@ -91,6 +91,7 @@ class BuildState:
     log: ReadLog = field(default_factory=ReadLog)
     # Where the last build's files are, to compare with; None: in the staging folder itself.
     published: Path | None = None
+    empty_staging: bool = False  # the staging folder started empty (not linked to the last build)
     # Pages whose rendered fields the output being written loaded from the cache.
     loaded: list[Page] = field(default_factory=list)
     view: GraphView | None = None  # what the cache keeps of each read, worked out by workers
@@ -194,15 +195,16 @@ def _build(
         site, view, cache, changed, fresh, workers, progress, report, edited
     )
     clock.lap("content")
+    pending: list[Encoding] = []  # thumbnails named and sized, encoded once the pages are out
     if snap is not None and all(os.path.exists(o.source) for o in snap.images.outputs):
         outputs = snap.outputs  # the same graph and files plan the same
     else:
-        # Once per (image, size) for the whole build, before the output workers fork.
-        thumbnails, image_warnings = prepare_thumbnails(site, workers)
-        report.warnings += image_warnings
+        thumbnails = plan_thumbnails(site)
+        report.warnings += thumbnails.warnings
+        pending = thumbnails.pending
         static_dirs = [theme_dir() / "static", source / "static"]
         outputs, plan_errors = plan_outputs(
-            site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails
+            site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails.outputs
         )
         errors += plan_errors
     graph_warnings = list(report.warnings)  # what a build on the same graph warns about again
@@ -216,7 +218,7 @@ def _build(
                 "warning",
             )
         )
-    clock.lap("thumbnails and plan")
+    clock.lap("plan")
     if errors:
         raise BuildFailed(_sorted_errors(errors))
 
@@ -224,6 +226,7 @@ def _build(
     # as hard links to the published one. Without, it holds only the files this build
     # changes, which are moved into place one by one when every file is ready.
     sparse = destination.is_dir() and not search_enabled(config.params)
+    _STATE.empty_staging = sparse or not destination.is_dir()
     staging = _make_staging(destination, sparse)
     _STATE.staging = staging
     _STATE.published = destination if sparse else None
@@ -232,10 +235,30 @@ def _build(
         same_plan = snap is not None and outputs is snap.outputs
         kept = _kept_outputs(outputs, site, cache, changed, destination, current, same_plan)
         clock.lap("staging")
-        written, files, write_errors = _write_all(outputs, kept, fresh, workers, progress, report)
+        to_encode = {str(t) for job in pending for t in job.targets.values()}
+        now_, later = [], []  # the copies of thumbnails not encoded yet wait for them
+        for item in outputs:
+            (later if item.kind == "copy" and str(item.source) in to_encode else now_).append(item)
+        written, files, write_errors = _write_all(now_, kept, fresh, workers, progress, report)
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
         clock.lap("outputs")
+        # The output workers are gone: threads may start. While they encode (Pillow lets
+        # go of the GIL), this thread writes the cache, work the other core would sit out.
+        with ThreadPoolExecutor(1) as encoder:
+            encoding = encoder.submit(encode_thumbnails, pending, workers)
+            _number_reads(fresh, cache, current, renumber=snap is None)
+            if snap is None or not buildcache.save_changes(source, fresh, cache):
+                buildcache.save(source, fresh)
+            image_warnings = encoding.result()
+        report.warnings += image_warnings
+        graph_warnings += image_warnings  # a stand-in blank is kept with the graph: warn again
+        more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
+        if write_errors:
+            raise BuildFailed(_sorted_errors(write_errors))
+        written |= more
+        files.update(more_files)
+        clock.lap("thumbnails and cache index")
         if clean and not sparse:
             report.cleaned = _clean_stale(staging, written)
         if search_enabled(config.params):
@@ -256,9 +279,6 @@ def _build(
         raise
     finally:
         _STATE = None
-    _number_reads(fresh, cache, current, renumber=snap is None)
-    if snap is None or not buildcache.save_changes(source, fresh, cache):
-        buildcache.save(source, fresh)
     _count(report, outputs)
     report.unchanged = len(kept) + report.unchanged
     report.seconds = time.perf_counter() - started
@@ -601,8 +621,8 @@ def _write_all(
             sig = buildcache.plan_sig(planned[path], _STATE.site)
             fresh.outputs[path] = OutputRecord(sig, reads, templates, *stat)
     fresh.outputs.update(kept)
-    report.rendered_outputs = sum(1 for item in todo if item.kind != "copy")
-    report.kept_outputs = len(kept)
+    report.rendered_outputs += sum(1 for item in todo if item.kind != "copy")
+    report.kept_outputs += len(kept)
     return set(files), files, errors
 
 
@@ -621,13 +641,18 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
         published = state.published / item.out_path if state.published else target
         numbered = array("I")
         templates: frozenset = frozenset()
+        stat = None
         try:
             if item.kind == "copy":
                 status: str | SourceError = _copy(item.source, target, published)
             else:
                 state.log.begin()
                 try:
-                    status = write_if_changed(target, render_output(item, state), published)
+                    data = render_output(item, state)
+                    if state.empty_staging and published is target:
+                        status, stat = "new", write_new(target, data)
+                    else:
+                        status = write_if_changed(target, data, published)
                 finally:
                     reads, templates = state.log.end()
                 for pair in reads | buildcache.implicit_reads(item, state.site):
@@ -639,7 +664,7 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
                     numbered.append(i)
                 while state.loaded:  # after the values: a body read is still in memory
                     drop_content(state.loaded.pop())
-            stat = (target if status == "new" else published).stat()
+            stat = stat or (target if status == "new" else published).stat()
             row = (status, (table, values, numbered), templates, (stat.st_size, stat.st_mtime_ns))
             out.append((item.out_path, *row))
         except SourceError as e:
@@ -754,6 +779,26 @@ def is_copy_of(target: Path, source: Path) -> bool:
     except FileNotFoundError:
         return False
     return existing.st_size == stat.st_size and existing.st_mtime_ns == stat.st_mtime_ns
+
+
+def write_new(path: Path, data: bytes) -> os.stat_result:
+    """Write a file that cannot exist yet (in a staging folder that started empty): in
+    place, with no temporary file to rename and no check of what is there."""
+    try:
+        fd = os.open(path, _NEW_FILE, 0o666)
+    except FileNotFoundError:  # the first file of its folder
+        os.makedirs(path.parent, exist_ok=True)
+        fd = os.open(path, _NEW_FILE, 0o666)
+    try:
+        with memoryview(data) as view:
+            while view:
+                view = view[os.write(fd, view) :]
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
+
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
 
 
 def write_if_changed(path: Path, data: bytes, published: Path | None = None) -> str:

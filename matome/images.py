@@ -1,17 +1,20 @@
 """Thumbnails: feature images resolved the way the Blowfish theme does, resized with Pillow.
 
 The real blog has 52 images shared by 1,933 articles, so the work is keyed by
-image, not by page: every (source, width, format) is encoded once per build,
-in the parent process before the output workers fork, and once ever thanks to
-a cache in ``<site>/resources/_gen/images/matome/`` (the folder Hugo uses for
-its own processed images). Outputs are copies of cached files, named after a
-hash of the source's bytes and the size, under ``thumbnails/``.
+image, not by page: every (source, width, format) is named and sized from the
+image's header before the pages are written, encoded by threads of the parent
+once the output workers are done (the build's serial end, when a core is free),
+and made once ever thanks to a cache in ``<site>/resources/_gen/images/matome/``
+(the folder Hugo uses for its own processed images). Outputs are copies of
+cached files, named after a hash of the source's bytes and the size, under
+``thumbnails/``.
 
 Templates call ``thumbnail(page_or_asset_path, width, format="webp")``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -180,6 +183,32 @@ def _site_images(params: dict) -> list[tuple[str, tuple]]:
 
 def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceError]]:
     """Make every thumbnail the theme shows (from the cache when it can); return copy outputs."""
+    planned = plan_thumbnails(site)
+    return planned.outputs, planned.warnings + encode_thumbnails(planned.pending, jobs)
+
+
+@dataclass
+class Encoding:
+    """One source's sizes still to encode, with the files they go to and their sizes."""
+
+    src: Path
+    targets: dict[tuple[int, str], Path]  # (width, format) -> cached file to write
+    sizes: dict[tuple[int, str], tuple[int, int]]  # the pixel sizes the templates were told
+    resample: str
+
+
+@dataclass
+class PlannedThumbnails:
+    outputs: list[Output]  # copies of the cached files
+    warnings: list[SourceError]
+    pending: list[Encoding]  # to encode before the copies are made
+
+
+def plan_thumbnails(site) -> PlannedThumbnails:
+    """Every thumbnail the theme shows, named and sized, registered for ``thumbnail()``.
+
+    Sizes come from the cache or from the image's header, so the pages can be written
+    while the missing files are encoded (``encode_thumbnails``) when a core is free."""
     config = site.config
     source_root = Path(config.source)
     assets = Assets(source_root / str(config.get("assetdir") or "assets"))
@@ -202,42 +231,38 @@ def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceEr
             sources[f"asset:{value}"] = found
             wanted.setdefault(found, set()).update(sizes)
 
-    jobs_list = [(src, w, fmt) for src, sizes in wanted.items() for w, fmt in sorted(sizes)]
     resample, warnings = _resample_filter(config)
     by_key: dict[tuple[str, int, str], Thumbnail] = {}
     outputs: list[Output] = []
-    digests: dict[Path, str] = {}
-    for src in wanted:
-        try:
-            digests[src] = hashlib.sha256(src.read_bytes()).hexdigest()
-        except OSError as e:
-            warnings.append(SourceError(str(src), 0, 0, f"cannot read image: {e}", "warning"))
-    todo = [job for job in jobs_list if job[0] in digests]
-    by_source: dict[Path, list[tuple[int, str]]] = {}
-    for src, width, fmt in todo:
-        by_source.setdefault(src, []).append((width, fmt))
-    with ThreadPoolExecutor(max(1, jobs)) as pool:  # Pillow decodes and encodes without the GIL
-        made = dict(
-            pool.map(
-                lambda src: (src, _make_all(src, by_source[src], digests[src], cache, resample)),
-                by_source,
-            )
-        )
-    results = [made[src][(width, fmt)] for src, width, fmt in todo]
+    pending: list[Encoding] = []
     base = config.base_url.rstrip("/")
-    for (src, width, fmt), result in zip(todo, results, strict=True):
-        if isinstance(result, SourceError):
-            warnings.append(result)
+    for src, sizes in wanted.items():
+        try:
+            digest = hashlib.sha256(src.read_bytes()).hexdigest()
+            targets = {size: _target(src, *size, digest, cache, resample) for size in sorted(sizes)}
+            made, todo = _plan_source(src, targets, resample)
+        except Exception as e:  # a broken image must not stop the build: the card shows no image
+            warnings.append(SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning"))
             continue
-        cached, size = result
-        out_path = f"thumbnails/{cached.name}"
-        rel = config.base_path + "/" + quote(out_path)
-        by_key[(str(src), width, fmt)] = Thumbnail(rel, base + "/" + quote(out_path), *size)
-        outputs.append(Output("copy", out_path, source=cached, origin=f"thumbnail of {src}"))
+        if todo is not None:
+            pending.append(todo)
+        for (width, fmt), (cached, size) in made.items():
+            out_path = f"thumbnails/{cached.name}"
+            rel = config.base_path + "/" + quote(out_path)
+            by_key[(str(src), width, fmt)] = Thumbnail(rel, base + "/" + quote(out_path), *size)
+            outputs.append(Output("copy", out_path, source=cached, origin=f"thumbnail of {src}"))
     # One output per file even when two sources have the same bytes.
     outputs = list({o.out_path: o for o in outputs}.values())
     register_prepared(site, PreparedImages(by_key, sources, outputs))
-    return outputs, warnings
+    return PlannedThumbnails(outputs, warnings, pending)
+
+
+def encode_thumbnails(pending: list[Encoding], jobs: int = 1) -> list[SourceError]:
+    """Encode what ``plan_thumbnails`` found missing; a warning for each source that failed."""
+    if not pending:
+        return []
+    with ThreadPoolExecutor(max(1, jobs)) as pool:  # Pillow decodes and encodes without the GIL
+        return [w for w in pool.map(_encode_source, pending) if w is not None]
 
 
 def prepared_for(site) -> PreparedImages | None:
@@ -261,39 +286,68 @@ def _resample_filter(config) -> tuple[str, list[SourceError]]:
     return "box", [SourceError(where, 0, 0, message, "warning")]
 
 
-def _make_all(
-    src: Path, sizes: list[tuple[int, str]], digest: str, cache: Path, resample: str
-) -> dict:
-    """Every wanted size of one image in the cache: reused when there, else made from one
-    decoding of the source. (width, format) -> (cached file, size) or a warning."""
-    targets = {size: _target(src, *size, digest, cache, resample) for size in sizes}
-    done: dict = {}
-    missing = []
+def _plan_source(
+    src: Path, targets: dict[tuple[int, str], Path], resample: str
+) -> tuple[dict, Encoding | None]:
+    """Each size's cached file and pixel size, and what must be encoded for the missing."""
+    made: dict = {}
+    missing = {}
     for size, target in targets.items():
         found = _cached(target)
         if found is None:
-            missing.append(size)
+            missing[size] = target
         else:
-            done[size] = found
+            made[size] = found
     if not missing:
-        return done
+        return made, None
+    if src.suffix.lower() == ".svg":  # vectors need no resizing; browsers scale them
+        sizes = {size: (0, 0) for size in missing}
+    else:
+        width, height = _decoded_size(src, max(w for w, _ in missing))
+        sizes = {(w, f): _resized_size(width, height, w) for w, f in missing}
+    made.update({size: (target, sizes[size]) for size, target in missing.items()})
+    return made, Encoding(src, missing, sizes, resample)
+
+
+def _encode_source(job: Encoding) -> SourceError | None:
+    """Every missing size of one image, from one decoding of the source.
+
+    An image whose header read well but whose pixels do not (a cut-short file) was
+    promised to the pages already: a blank image of the promised size stands in, not
+    kept in the cache, so the next build tries again and warns again."""
     try:
-        cache.mkdir(parents=True, exist_ok=True)
-        if src.suffix.lower() == ".svg":  # vectors need no resizing; browsers scale them
-            for size in missing:
-                _atomic_copy(src, targets[size])
-                done[size] = _finish(targets[size], (0, 0))
-            return done
-        image = _decode(src, max(width for width, _ in missing))
+        job.targets[next(iter(job.targets))].parent.mkdir(parents=True, exist_ok=True)
+        if job.src.suffix.lower() == ".svg":
+            for target in job.targets.values():
+                _atomic_copy(job.src, target)
+                _finish(target, (0, 0))
+            return None
+        image = _decode(job.src, max(width for width, _ in job.targets))
         # One resize per width: the 1200 px hero is encoded both as WebP and as JPEG.
-        for width in sorted({width for width, _ in missing}, reverse=True):
-            resized = _resize(image, width, resample)
-            for size in [s for s in missing if s[0] == width]:
-                done[size] = _finish(targets[size], _encode(resized, targets[size], size[1]))
-    except Exception as e:  # a broken image must not stop the build: the card shows no image
-        warning = SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning")
-        done.update({size: warning for size in missing})
-    return done
+        for width in sorted({width for width, _ in job.targets}, reverse=True):
+            resized = _resize(image, width, job.resample)
+            for size in [s for s in job.targets if s[0] == width]:
+                made = _encode(resized, job.targets[size], size[1])
+                if made != job.sizes[size]:  # the header promised another size: a bug here
+                    raise ValueError(f"made {made} where {job.sizes[size]} was planned")
+                _finish(job.targets[size], made)
+    except Exception as e:  # a broken image must not stop the build
+        for size, target in job.targets.items():
+            if _cached(target) is None:
+                with contextlib.suppress(OSError):  # else the copy of the page's image fails
+                    _blank(target, size[1], job.sizes[size])
+        message = f"cannot make a thumbnail: {e} (a blank image stands in)"
+        return SourceError(str(job.src), 0, 0, message, "warning")
+    return None
+
+
+def _blank(target: Path, fmt: str, size: tuple[int, int]) -> None:
+    from PIL import Image
+
+    if target.suffix == ".svg":
+        target.write_text('<svg xmlns="http://www.w3.org/2000/svg"/>\n')
+    else:
+        _encode(Image.new("RGB", (max(1, size[0]), max(1, size[1])), "#888"), target, fmt)
 
 
 def _target(src: Path, width: int, fmt: str, digest: str, cache: Path, resample: str) -> Path:
@@ -330,21 +384,51 @@ def _decode(src: Path, largest: int):
     from PIL import Image, ImageOps
 
     with Image.open(src) as opened:
-        opened.seek(0)  # the first frame of an animation
-        if opened.format == "JPEG":
-            # A rotated photo's width is its stored height: ask for both sides to be large.
-            opened.draft("RGB", (2 * largest, 2 * largest))
+        _prepare(opened, largest)
+        if opened.getexif().get(_ORIENTATION, 1) in (1, None):
+            opened.load()
+            return opened  # upright already (exif_transpose would copy it)
         return ImageOps.exif_transpose(opened)
+
+
+def _decoded_size(src: Path, largest: int) -> tuple[int, int]:
+    """The size ``_decode`` gives, from the header (a PNG whose EXIF follows its pixels is
+    decoded to find it)."""
+    from PIL import Image
+
+    with Image.open(src) as opened:
+        _prepare(opened, largest)
+        width, height = opened.size
+        if opened.getexif().get(_ORIENTATION, 1) in _QUARTER_TURNS:
+            return height, width
+        return width, height
+
+
+def _prepare(opened, largest: int) -> None:
+    opened.seek(0)  # the first frame of an animation
+    if opened.format == "JPEG":
+        # A rotated photo's width is its stored height: ask for both sides to be large.
+        opened.draft("RGB", (2 * largest, 2 * largest))
+
+
+_ORIENTATION = 0x0112
+_QUARTER_TURNS = (5, 6, 7, 8)  # EXIF orientations that swap width and height
+
+
+def _resized_size(width: int, height: int, wanted: int) -> tuple[int, int]:
+    if width <= wanted:  # never enlarge
+        return width, height
+    return wanted, max(1, round(height * wanted / width))
 
 
 def _resize(image, width: int, resample: str):
     from PIL import Image
 
-    if image.width <= width:  # never enlarge
+    size = _resized_size(image.width, image.height, width)
+    if size == image.size:
         return image
-    height = max(1, round(image.height * width / image.width))
     method = getattr(Image.Resampling, RESAMPLE_FILTERS[resample])
-    return image.resize((width, height), method, reducing_gap=3.0)
+    return image.resize(size, method, reducing_gap=3.0)
 
 
 def _encode(image, target: Path, fmt: str) -> tuple[int, int]:

@@ -275,6 +275,25 @@ class QuickCallContext(Context):
             )
 
 
+class QuickImportTemplate(jinja2.Template):
+    """Jinja's template, quicker to ``{% import %}`` (every page imports the theme's macros).
+
+    Before reusing its module, Jinja checks that the importing context has no globals
+    the imported template lacks: a set difference against the template's globals, a
+    ``ChainMap`` whose keys are tested one by one in Python (35 us an import). A set of
+    those keys, taken once, answers the common case in C; globals are only ever added,
+    so a key missing from it sends the check the slow, exact way."""
+
+    def _get_default_module(self, ctx: Context | None = None) -> Any:
+        if ctx is not None and self._module is not None:
+            known = self.__dict__.get("_matome_global_keys")
+            if known is None:
+                known = self._matome_global_keys = frozenset(self.globals)
+            if ctx.globals_keys <= known:
+                return self._module
+        return super()._get_default_module(ctx)
+
+
 _TAKES_NOTHING: set = set()  # Python functions marked with none of Jinja's pass_* decorators
 _MACRO_TAKES_EVAL_CONTEXT = getattr(Macro.__call__, "jinja_pass_arg", None) is getattr(
     jinja2.pass_eval_context(lambda: None), "jinja_pass_arg", False
@@ -295,6 +314,7 @@ def make_environment(source: Path) -> jinja2.Environment:
         cache_size=-1,
     )
     env.context_class = QuickCallContext
+    env.template_class = QuickImportTemplate
     env.matome_template_names = [_names_in(d) for d in template_dirs(source)]
     env.filters.update(
         plainify=plainify,

@@ -110,6 +110,7 @@ class Site:
     build_date: datetime
     by_path: dict[str, Page] = field(default_factory=dict)  # content path and URL -> page
     related_index: dict = field(default_factory=dict)
+    newest_first: dict[int, float] = field(default_factory=dict)  # page index -> -timestamp
     errors: list[SourceError] = field(default_factory=list)
 
     # --- template API --------------------------------------------------------
@@ -205,6 +206,7 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         errors=errors,
     )
     site.related_index = _related_index(config, regular)
+    site.newest_first = {p.index: -p.date.timestamp() for p in regular}
     for page in all_pages:
         page.site = site
         if page.kind != "page":
@@ -587,9 +589,12 @@ def related_pages(site: Site, page: Page, limit: int) -> list[Page]:
         for term in page.terms(name):
             for other in members.get(term.page.term_key, ()):
                 if other is not page:
-                    scores[id(other)] += weight
-                    pages[id(other)] = other
-    # The first ``limit`` of the sorted list, without sorting the other two hundred.
-    return heapq.nsmallest(
-        limit, pages.values(), key=lambda p: (-scores[id(p)], -p.date.timestamp())
+                    scores[other.index] += weight
+                    pages[other.index] = other
+    # The first ``limit`` of the sorted list, without sorting the other two hundred; plain
+    # tuples compare in C, and the position keeps the order of equals as a stable sort does.
+    newest = site.newest_first
+    ranked = heapq.nsmallest(
+        limit, [(-score, newest[i], n, i) for n, (i, score) in enumerate(scores.items())]
     )
+    return [pages[i] for *_, i in ranked]

@@ -191,3 +191,102 @@ def test_thumbnails_follow_hugos_resample_filter_setting(site, tmp_path):
         "hamming, catmullrom, lanczos: box is used"
     ]
     assert warnings[0].path.endswith("hugo.toml")
+
+
+def _bundle_with(site: Path, name: str, image) -> Path:
+    """An article whose bundle's feature image is ``image`` (a Pillow image or bytes)."""
+    bundle = site / f"content/posts/{name}"
+    write(bundle / "index.md", f"+++\ntitle = '{name}'\ndate = 2025-02-01\n+++\n本文\n")
+    target = bundle / ("feature.jpg" if isinstance(image, bytes) else f"feature.{image.format_}")
+    if isinstance(image, bytes):
+        target.write_bytes(image)
+    else:
+        image.save(target, **image.options_)
+    return bundle
+
+
+def _image(size, mode="RGB", fmt="jpg", **options):
+    image = Image.new(mode, size, "teal" if mode != "P" else 3)
+    image.format_, image.options_ = fmt, options
+    return image
+
+
+def test_thumbnail_sizes_told_to_pages_before_encoding_are_the_encoded_sizes(site, tmp_path):
+    """Pages are written with each thumbnail's size worked out from the image's header;
+    the files are encoded later. Both must agree for every kind of source."""
+    rotated = _image((1600, 900))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored sideways: shown 900 wide, 1600 high
+    rotated.options_ = {"exif": exif.tobytes()}
+    animated = _image((700, 300), "P", "gif", save_all=True)
+    animated.options_["append_images"] = [Image.new("P", (700, 300), 5)]
+    cases = {
+        "big-jpeg": _image((5000, 2813)),  # decoded at a reduced scale first
+        "rotated": rotated,
+        "alpha-png": _image((1999, 1001), "RGBA", "png"),
+        "small": _image((300, 200), fmt="png"),  # never enlarged
+        "animated": animated,
+    }
+    for name, image in cases.items():
+        _bundle_with(site, name, image)
+    out = tmp_path / "out"
+    assert "thumbnail" not in matome_build(site, out).stderr
+    checked = 0
+    for name in cases:
+        html = (out / f"posts/{name}/index.html").read_text()
+        told = re.findall(
+            r'src="/blog/(thumbnails/[^"]+)" alt=""[^>]* width="(\d+)" height="(\d+)"', html
+        )
+        og = re.search(
+            r'og:image" content="https://e\.org/blog/(thumbnails/[^"]+)">\s*'
+            r'<meta property="og:image:width" content="(\d+)">\s*'
+            r'<meta property="og:image:height" content="(\d+)">',
+            html,
+        )
+        assert told and og, html
+        for path, width, height in [*told, og.groups()]:
+            with Image.open(out / path) as made:
+                assert made.size == (int(width), int(height)), (name, path)
+                assert made.convert("RGB").getpixel((0, 0)) != (136, 136, 136)  # not a blank
+            checked += 1
+    assert checked >= 10
+    with Image.open(next((out / "thumbnails").glob("feature_*_1200.webp"))) as any_hero:
+        assert any_hero.width <= 1200
+
+
+def test_an_image_broken_past_its_header_gets_a_blank_stand_in_and_a_warning_each_build(
+    site, tmp_path
+):
+    good = tmp_path / "good.jpg"
+    Image.new("RGB", (1600, 900), "teal").save(good, quality=95)
+    _bundle_with(site, "cut", good.read_bytes()[:2000])  # the header, then nothing
+    _bundle_with(site, "junk", b"not an image at all")
+    out = tmp_path / "out"
+    post = site / "content/posts/p1.md"
+    blanks = site / "resources/_gen/images/matome"
+    made = []
+    # A cold build; a body edit (the kept graph keeps the blank and its warning); a title
+    # edit (the graph is built again: the blank was not cached, the image is tried again).
+    for edit in ("", "こんばんは", "title = 'P1 again'"):
+        if edit:
+            text = post.read_text(encoding="utf-8")
+            post.write_text(
+                text.replace("こんにちは", edit)
+                if "title" not in edit
+                else text.replace("title = 'P1'", edit),
+                encoding="utf-8",
+            )
+        stderr = matome_build(site, out).stderr
+        assert "posts/cut/feature.jpg" in stderr and "a blank image stands in" in stderr, stderr
+        assert "posts/junk/feature.jpg" in stderr and "cannot make a thumbnail" in stderr
+        made.append(max(p.stat().st_mtime_ns for p in blanks.glob("feature_*")))
+    assert made[0] == made[1] < made[2]
+    cut = (out / "posts/cut/index.html").read_text()
+    hero = re.search(
+        r'<img src="/blog/(thumbnails/feature_\w+_1200\.webp)" alt="" width="1200" height="675"',
+        cut,
+    )
+    assert hero, cut
+    with Image.open(out / hero.group(1)) as blank:
+        assert blank.size == (1200, 675)
+    assert "thumbnails/" not in (out / "posts/junk/index.html").read_text().split("</head>")[1]

@@ -189,11 +189,16 @@ class ContentRenderer:
 
     def _render(self, template: jinja2.Template, **variables: Any) -> str:
         """``template.render``, less the copy of its globals (a chain of mappings, slow to
-        merge) that Jinja makes for each call: a matome article makes hundreds of calls."""
+        merge) that Jinja makes for each call: a matome article makes hundreds of calls.
+        The context is made here for the same reason: Jinja's lists the globals' names
+        from the chain again."""
         flat = self._globals.get(template)
         if flat is None:
             flat = self._globals[template] = dict(template.globals)
-        context = template.new_context({**flat, **variables}, shared=True)
+        env = self.env
+        context = env.context_class(
+            env, {**flat, **variables}, template.name, template.blocks, globals=flat
+        )
         try:
             return self.env.concat(template.root_render_func(context))
         except Exception:
