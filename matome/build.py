@@ -11,6 +11,7 @@ in at the end: a failed or interrupted build leaves the previous site as it was.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import gc
@@ -20,7 +21,7 @@ import signal
 import sys
 import time
 from array import array
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from multiprocessing import get_context
@@ -243,14 +244,16 @@ def _build(
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
         clock.lap("outputs")
-        # The output workers are gone: threads may start. While they encode (Pillow lets
-        # go of the GIL), this thread writes the cache, work the other core would sit out.
-        with ThreadPoolExecutor(1) as encoder:
-            encoding = encoder.submit(encode_thumbnails, pending, workers)
+        # While a worker encodes them, this process writes the cache index, work the other
+        # core would sit out. (A process: pickling the index holds the GIL for a long time.)
+        with contextlib.ExitStack() as later_work:
+            if pending:
+                encoder = later_work.enter_context(fork_pool(1))
+                encoding = encoder.submit(encode_thumbnails, pending, workers)
             _number_reads(fresh, cache, current, renumber=snap is None)
             if snap is None or not buildcache.save_changes(source, fresh, cache):
                 buildcache.save(source, fresh)
-            image_warnings = encoding.result()
+            image_warnings = encoding.result() if pending else []
         report.warnings += image_warnings
         graph_warnings += image_warnings  # a stand-in blank is kept with the graph: warn again
         more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
