@@ -78,7 +78,7 @@ class PreparedImages:
     outputs: list[Output]
 
 
-# Set by prepare_thumbnails before the workers fork, so they inherit it.
+# Set by plan_thumbnails before the workers fork, so they inherit it.
 _PREPARED: dict[int, PreparedImages] = {}
 
 
