@@ -611,6 +611,7 @@ def _write_all(
     """Render and write what the cache cannot keep; return the paths, their stats, errors."""
     todo = [item for item in outputs if item.out_path not in kept]
     rows = _map(_write_chunk, todo, workers, progress, "Writing files")
+    _STATE.log.partials = None  # in case the chunks ran in this process
     planned = {item.out_path: item for item in todo}
     files = {path: (record.size, record.mtime_ns) for path, record in kept.items()}
     errors: list[SourceError] = []
@@ -638,7 +639,8 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
     table: list[tuple] = []
     values: list = []
     numbers: dict[tuple, int] = {}
-    state.log.partials = {}  # the graph stays as it is while this chunk is written
+    if state.log.partials is None:  # kept by the worker for the rest of the stage: the
+        state.log.partials = {}  # graph stays as it is while files are written
     for item in outputs:
         target = state.staging / item.out_path
         published = state.published / item.out_path if state.published else target
@@ -679,7 +681,6 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
             err = template_error(e)
             err.message = f"while writing {item.out_path}: {err.message}"
             out.append((item.out_path, err, (), (), None))
-    state.log.partials = None
     return out
 
 
