@@ -7,7 +7,8 @@ templates, by every worker process, which inherit it through fork).
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
+import operator
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -583,18 +584,21 @@ def _related_index(config: SiteConfig, regular: list[Page]) -> dict:
 
 def related_pages(site: Site, page: Page, limit: int) -> list[Page]:
     """Pages sharing the most weighted terms with ``page``, newest first among equals."""
-    scores: dict[int, float] = defaultdict(float)
-    pages: dict[int, Page] = {}
+    totals: Counter[int] = Counter()  # page index -> score, in the order first met
     for name, (weight, members) in site.related_index.items():
+        shared: Counter[int] = Counter()  # counted in C: a popular tag has hundreds of pages
         for term in page.terms(name):
-            for other in members.get(term.page.term_key, ()):
-                if other is not page:
-                    scores[other.index] += weight
-                    pages[other.index] = other
+            shared.update(map(_INDEX, members.get(term.page.term_key, ())))
+        for i, n in shared.items():
+            totals[i] += n * weight
+    totals.pop(page.index, None)
     # The first ``limit`` of the sorted list, without sorting the other two hundred; plain
     # tuples compare in C, and the position keeps the order of equals as a stable sort does.
     newest = site.newest_first
     ranked = heapq.nsmallest(
-        limit, [(-score, newest[i], n, i) for n, (i, score) in enumerate(scores.items())]
+        limit, [(-score, newest[i], n, i) for n, (i, score) in enumerate(totals.items())]
     )
-    return [pages[i] for *_, i in ranked]
+    return [site.pages[i] for *_, i in ranked]
+
+
+_INDEX = operator.attrgetter("index")
