@@ -37,7 +37,7 @@ from .content.loader import CONTENT_EXTS, load_content
 from .content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
-from .images import Encoding, encode_thumbnails, plan_thumbnails, prepared_for
+from .images import encode_thumbnails, plan_thumbnails, prepared_for
 from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
@@ -111,10 +111,11 @@ def build(
     progress: Progress | None = None,
 ) -> BuildReport:
     """Build the site at ``source``; raise BuildFailed (nothing published) on any error."""
-    try:
-        return _build(source, flags, jobs, clean, read_cache, progress)
-    finally:
-        gc.unfreeze()  # what the build cache loaded frozen (``buildcache._read``) is garbage now
+    with contextlib.ExitStack() as children:  # stopped if the build ends without them
+        try:
+            return _build(source, flags, jobs, clean, read_cache, progress, children)
+        finally:
+            gc.unfreeze()  # what the build cache loaded frozen (``buildcache._read``) is garbage now
 
 
 def _build(
@@ -124,6 +125,7 @@ def _build(
     clean: bool,
     read_cache: bool,
     progress: Progress | None,
+    children: contextlib.ExitStack,
 ) -> BuildReport:
     started = time.perf_counter()
     progress = progress or Progress()
@@ -188,6 +190,15 @@ def _build(
     fresh = BuildCache(print_, templates, build_id)
     view = GraphView(site)
     clock.lap("site graph")
+    # Thumbnails are named and sized now (a template may ask for one) and encoded by a child
+    # at the lowest priority: it takes what the workers leave of the cores (their uneven
+    # ends, this process's serial stretches), and runs at full speed once they are done.
+    thumbnails = None
+    if snap is None or not all(os.path.exists(o.source) for o in snap.images.outputs):
+        thumbnails = plan_thumbnails(site)
+    pending = thumbnails.pending if thumbnails else []
+    if pending:
+        encoding = children.enter_context(ForkedCall(encode_thumbnails, pending, workers, nice=19))
 
     global _STATE
     _STATE = BuildState(site, env, content, destination, config.minify, log, view=view)
@@ -196,13 +207,10 @@ def _build(
         site, view, cache, changed, fresh, workers, progress, report, edited
     )
     clock.lap("content")
-    pending: list[Encoding] = []  # thumbnails named and sized, encoded once the pages are out
-    if snap is not None and all(os.path.exists(o.source) for o in snap.images.outputs):
+    if thumbnails is None:
         outputs = snap.outputs  # the same graph and files plan the same
     else:
-        thumbnails = plan_thumbnails(site)
         report.warnings += thumbnails.warnings
-        pending = thumbnails.pending
         static_dirs = [theme_dir() / "static", source / "static"]
         outputs, plan_errors = plan_outputs(
             site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails.outputs
@@ -244,16 +252,10 @@ def _build(
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
         clock.lap("outputs")
-        # While a worker encodes them, this process writes the cache index, work the other
-        # core would sit out. (A process: pickling the index holds the GIL for a long time.)
-        with contextlib.ExitStack() as later_work:
-            if pending:
-                encoder = later_work.enter_context(fork_pool(1))
-                encoding = encoder.submit(encode_thumbnails, pending, workers)
-            _number_reads(fresh, cache, current, renumber=snap is None)
-            if snap is None or not buildcache.save_changes(source, fresh, cache):
-                buildcache.save(source, fresh)
-            image_warnings = encoding.result() if pending else []
+        _number_reads(fresh, cache, current, renumber=snap is None)
+        if snap is None or not buildcache.save_changes(source, fresh, cache):
+            buildcache.save(source, fresh)
+        image_warnings = encoding.result() if pending else []
         report.warnings += image_warnings
         graph_warnings += image_warnings  # a stand-in blank is kept with the graph: warn again
         more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
@@ -852,6 +854,54 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
             ]
     finally:
         gc.unfreeze()
+
+
+class ForkedCall:
+    """``func(*args)`` in a forked child, its result read back through a pipe.
+
+    Unlike an executor, it starts no thread in this process, so the worker pools forked
+    after it are safe. As a context manager, the child is stopped if its result was not
+    collected (the build failed)."""
+
+    def __init__(self, func, *args, nice: int = 0):
+        context = get_context("fork")
+        self._results, sender = context.Pipe(duplex=False)
+        self._child = context.Process(
+            target=_call_in_child, args=(sender, os.getpid(), nice, func, args), daemon=True
+        )
+        self._child.start()
+        sender.close()
+        self._done = False
+
+    def result(self) -> Any:
+        try:
+            ok, value = self._results.recv()
+        except EOFError:
+            raise RuntimeError(f"a build worker ended with code {self._child.exitcode}") from None
+        finally:
+            self._child.join()
+            self._done = True
+        if not ok:
+            raise value
+        return value
+
+    def __enter__(self) -> ForkedCall:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self._done:
+            self._child.kill()
+            self._child.join()
+        self._results.close()
+
+
+def _call_in_child(sender, parent: int, nice: int, func, args) -> None:
+    _end_with_parent(parent)
+    os.nice(nice)
+    try:
+        sender.send((True, func(*args)))
+    except BaseException as e:
+        sender.send((False, e))
 
 
 def fork_pool(workers: int) -> ProcessPoolExecutor:

@@ -290,3 +290,39 @@ def test_an_image_broken_past_its_header_gets_a_blank_stand_in_and_a_warning_eac
     with Image.open(out / hero.group(1)) as blank:
         assert blank.size == (1200, 675)
     assert "thumbnails/" not in (out / "posts/junk/index.html").read_text().split("</head>")[1]
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_build_that_fails_stops_its_thumbnail_encoder(site, tmp_path):
+    """Thumbnails are encoded by a child started before the pages are rendered; a build
+    that fails on a page must not leave it running, and a fixed build still makes them."""
+    import os
+
+    from matome.build import build
+    from matome.config import Flags
+    from matome.errors import BuildFailed
+
+    broken = site / "content/posts/broken.md"
+    write(broken, "+++\ntitle = 'B'\n+++\n{{< matomeQuote body=\"unclosed >}}\n")
+    with pytest.raises(BuildFailed) as failed:
+        build(site, Flags(destination=str(tmp_path / "out")), jobs=2)
+    assert [(e.path, e.line) for e in failed.value.errors] == [("content/posts/broken.md", 4)]
+    assert not (tmp_path / "out").exists()
+    assert _children_of(os.getpid()) == []
+    broken.unlink()
+    report = build(site, Flags(destination=str(tmp_path / "out")), jobs=2)
+    assert not report.warnings
+    assert len(list((tmp_path / "out/thumbnails").iterdir())) == 6
+    assert _children_of(os.getpid()) == []
