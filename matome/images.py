@@ -2,9 +2,9 @@
 
 The real blog has 52 images shared by 1,933 articles, so the work is keyed by
 image, not by page: every (source, width, format) is named and sized from the
-image's header before the pages are written, encoded by threads of the parent
-once the output workers are done (the build's serial end, when a core is free),
-and made once ever thanks to a cache in ``<site>/resources/_gen/images/matome/``
+image's header before any page is rendered, encoded by a low-priority child of
+the build meanwhile (it takes the time the workers leave of the cores), and
+made once ever thanks to a cache in ``<site>/resources/_gen/images/matome/``
 (the folder Hugo uses for its own processed images). Outputs are copies of
 cached files, named after a hash of the source's bytes and the size, under
 ``thumbnails/``.
@@ -207,8 +207,8 @@ class PlannedThumbnails:
 def plan_thumbnails(site) -> PlannedThumbnails:
     """Every thumbnail the theme shows, named and sized, registered for ``thumbnail()``.
 
-    Sizes come from the cache or from the image's header, so the pages can be written
-    while the missing files are encoded (``encode_thumbnails``) when a core is free."""
+    Sizes come from the cache or from the image's header, so the pages can be rendered
+    while the missing files are encoded (``encode_thumbnails``)."""
     config = site.config
     source_root = Path(config.source)
     assets = Assets(source_root / str(config.get("assetdir") or "assets"))
