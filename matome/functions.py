@@ -16,7 +16,7 @@ from markupsafe import Markup
 from .content.page import Page
 from .content.urls import urlize
 from .images import thumbnail
-from .markup.expand import ShortcodeProblem, merge_placeholder_runs
+from .markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
 from .markup.markdown import MarkdownRenderer
 from .markup.sanitize import clean_html, css_color, escape_unknown_tags
 from .site import Site
@@ -103,7 +103,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
 
     def render_string(text: Any) -> Markup:
         """Hugo's ``.Page.RenderString`` with ``display = block``."""
-        return Markup(markdown.render(merge_placeholder_runs(str(text))).html)
+        return Markup(render_markdown(markdown, merge_placeholder_runs(str(text))).html)
 
     def highlight(code: Any, lang: str = "", options: str = "") -> Markup:
         return Markup(markdown.highlight(str(code), str(lang), str(options or "")))

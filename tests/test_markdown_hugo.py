@@ -731,3 +731,34 @@ def test_normalize_html_ignores_only_insignificant_differences(a, b):
 )
 def test_normalize_html_keeps_real_differences(a, b):
     assert normalize_html(a) != normalize_html(b)
+
+
+# --- a lone shortcode placeholder (a `details` around a thread of comments) ------------------
+
+_PLACEHOLDER_SPACES = st.sampled_from(
+    ["", " ", "  ", "   ", "    ", "\t", "\n", " \n", "\t\n", "\r\n"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_PLACEHOLDER_SPACES, max_size=4).map("".join),
+    st.lists(st.integers(0, 99), min_size=1, max_size=5),
+    st.lists(_PLACEHOLDER_SPACES, max_size=4).map("".join),
+)
+def test_a_lone_placeholder_renders_as_markdown_renders_it(fast_renderers, before, numbers, after):
+    from matome.markup.expand import render_markdown
+
+    text = f"{before}HAHAMATOMESC{'x'.join(map(str, numbers))}HBHB{after}"
+    for renderer in fast_renderers:
+        assert render_markdown(renderer, text) == renderer.render(text), repr(text)
+
+
+def test_a_lone_placeholder_skips_the_parser(fast_renderers, monkeypatch):
+    from matome.markup.expand import render_markdown
+
+    renderer = fast_renderers[0]
+    monkeypatch.setattr(renderer, "_md", None)  # any parse would fail
+    assert render_markdown(renderer, "\n\nHAHAMATOMESC3x4HBHB\n\n").html == (
+        "<p>HAHAMATOMESC3x4HBHB</p>\n"
+    )

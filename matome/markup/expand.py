@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..content.page import Page
 from ..errors import SourceError
 from ..render import plainify
-from .markdown import MarkdownRenderer
+from .markdown import MarkdownRenderer, RenderedMarkdown
 from .shortcodes import Shortcode, parse_shortcodes
 
 _PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?")
@@ -125,10 +125,14 @@ class ContentRenderer:
         source = self._expand(nodes, page, None, outputs, path)
         more = _MORE.search(source)
         source = merge_placeholder_runs(source)
-        rendered = self.markdown.render(_MORE.sub("", source, count=1) if more else source)
+        rendered = render_markdown(
+            self.markdown, _MORE.sub("", source, count=1) if more else source
+        )
         html = _put_back(rendered.html, outputs)
         if more:
-            summary = _put_back(self.markdown.render(source[: more.start()]).html, outputs)
+            summary = _put_back(
+                render_markdown(self.markdown, source[: more.start()]).html, outputs
+            )
             truncated = True
         else:
             summary, truncated = auto_summary(html, self.summary_length)
@@ -225,6 +229,19 @@ def merge_placeholder_runs(source: str) -> str:
     if "HBHB\n" not in source or _FENCE.search(source):
         return source
     return _PLACEHOLDER_RUN.sub(_merged_token, source)
+
+
+def render_markdown(markdown: MarkdownRenderer, source: str) -> RenderedMarkdown:
+    """``markdown.render``, but a lone placeholder (what a shortcode wrapping others, as
+    ``details`` wraps a thread, holds after the merge) is one paragraph without parsing."""
+    lone = _LONE_PLACEHOLDER.fullmatch(source)
+    if lone:
+        return RenderedMarkdown(f"<p>{lone.group(1)}</p>\n")
+    return markdown.render(source)
+
+
+# Blank lines, one placeholder not indented as code, blank lines.
+_LONE_PLACEHOLDER = re.compile(r"(?:[ \t]*\n)* {0,3}(HAHAMATOMESC[\dx]+HBHB)[ \t]*(?:\n[ \t]*)*")
 
 
 def _merged_token(m: re.Match) -> str:
