@@ -864,6 +864,10 @@ class ForkedCall:
     collected (the build failed)."""
 
     def __init__(self, func, *args, nice: int = 0):
+        self._done = False
+        if sys.platform == "win32":  # no fork: done here and now, as the worker pools are
+            self._value, self._child, self._done = func(*args), None, True
+            return
         context = get_context("fork")
         self._results, sender = context.Pipe(duplex=False)
         self._child = context.Process(
@@ -871,9 +875,10 @@ class ForkedCall:
         )
         self._child.start()
         sender.close()
-        self._done = False
 
     def result(self) -> Any:
+        if self._child is None:
+            return self._value
         try:
             ok, value = self._results.recv()
         except EOFError:
@@ -889,6 +894,8 @@ class ForkedCall:
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._child is None:
+            return
         if not self._done:
             self._child.kill()
             self._child.join()
