@@ -92,7 +92,8 @@ class BuildState:
     log: ReadLog = field(default_factory=ReadLog)
     # Where the last build's files are, to compare with; None: in the staging folder itself.
     published: Path | None = None
-    empty_staging: bool = False  # the staging folder started empty (not linked to the last build)
+    # Nothing is published yet: the staging folder starts empty and every file is new.
+    empty_staging: bool = False
     # Pages whose rendered fields the output being written loaded from the cache.
     loaded: list[Page] = field(default_factory=list)
     view: GraphView | None = None  # what the cache keeps of each read, worked out by workers
@@ -235,7 +236,7 @@ def _build(
     # as hard links to the published one. Without, it holds only the files this build
     # changes, which are moved into place one by one when every file is ready.
     sparse = destination.is_dir() and not search_enabled(config.params)
-    _STATE.empty_staging = sparse or not destination.is_dir()
+    _STATE.empty_staging = not destination.is_dir()
     staging = _make_staging(destination, sparse)
     _STATE.staging = staging
     _STATE.published = destination if sparse else None
@@ -244,10 +245,10 @@ def _build(
         same_plan = snap is not None and outputs is snap.outputs
         kept = _kept_outputs(outputs, site, cache, changed, destination, current, same_plan)
         clock.lap("staging")
-        to_encode = {str(t) for job in pending for t in job.targets.values()}
+        to_encode = {t for job in pending for t in job.targets.values()}
         now_, later = [], []  # the copies of thumbnails not encoded yet wait for them
         for item in outputs:
-            (later if item.kind == "copy" and str(item.source) in to_encode else now_).append(item)
+            (later if item.kind == "copy" and item.source in to_encode else now_).append(item)
         written, files, write_errors = _write_all(now_, kept, fresh, workers, progress, report)
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
@@ -656,7 +657,7 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
                 state.log.begin()
                 try:
                     data = render_output(item, state)
-                    if state.empty_staging and published is target:
+                    if state.empty_staging:
                         status, stat = "new", write_new(target, data)
                     else:
                         status = write_if_changed(target, data, published)
@@ -788,11 +789,11 @@ def is_copy_of(target: Path, source: Path) -> bool:
 
 
 def write_new(path: Path, data: bytes) -> os.stat_result:
-    """Write a file that cannot exist yet (in a staging folder that started empty): in
-    place, with no temporary file to rename and no check of what is there."""
+    """Write ``path`` in place, with no check of what is there (a file no one else can see
+    yet: in a staging folder that started empty, or a temporary file)."""
     try:
         fd = os.open(path, _NEW_FILE, 0o666)
-    except FileNotFoundError:  # the first file of its folder
+    except FileNotFoundError:  # the first file of its folder (asking first costs a syscall each)
         os.makedirs(path.parent, exist_ok=True)
         fd = os.open(path, _NEW_FILE, 0o666)
     try:
@@ -813,11 +814,7 @@ def write_if_changed(path: Path, data: bytes, published: Path | None = None) -> 
     if holds_bytes(published or path, data):
         return "same"
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        tmp.write_bytes(data)
-    except FileNotFoundError:  # the first file of its folder (asking first costs a syscall each)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
+    write_new(tmp, data)
     # Replacing (not writing in place) breaks the hard link to the previous build's file.
     os.replace(tmp, path)
     return "new"
