@@ -74,6 +74,7 @@ class BuildReport:
     rendered_outputs: int = 0  # files rendered from templates
     kept_outputs: int = 0  # files the build cache showed would come out the same
     graph_kept: bool = False  # the last build's site graph, only article bodies changed
+    edited: int = 0  # on a kept graph, the articles whose body changed
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     warnings: list[SourceError] = field(default_factory=list)
@@ -139,7 +140,8 @@ def _build(
     now = datetime.now(UTC)
     stamps = buildcache.input_stamps(*_inputs(source, config))
     last = buildcache.load_last_build(source, print_) if read_cache else None
-    if _nothing_changed(last, stamps, now, destination, clean):
+    digests = buildcache.input_digests(stamps, last)
+    if _nothing_changed(last, digests, now, destination, clean):
         old = last.report
         report = dataclasses.replace(
             old,
@@ -160,13 +162,15 @@ def _build(
     changed = buildcache.changed_templates(cache, templates) if cache else None
     if changed is None:
         cache = None  # no cache, another fingerprint, or templates added or removed
-    reuse = _kept_graph(source, config, print_, last, cache, stamps, now)
+    reuse = _kept_graph(source, config, print_, last, cache, digests, now)
     if reuse is not None:
         snap, edits = reuse
         site, build_id, next_change = snap.site, snap.build_id, last.next_change
         snapshot.apply(site, edits, now)
         errors: list[SourceError] = []
-        report = BuildReport(warnings=list(snap.warnings), stages=stages, graph_kept=True)
+        report = BuildReport(
+            warnings=list(snap.warnings), stages=stages, graph_kept=True, edited=len(edits)
+        )
         clock.lap("load (kept graph)")
     else:
         snap, build_id = None, os.urandom(8).hex()
@@ -296,7 +300,9 @@ def _build(
     buildcache.save_last_build(
         source,
         print_,
-        LastBuild(build_id, stamps, now.date(), next_change, str(destination), files, told),
+        LastBuild(
+            build_id, stamps, digests, now.date(), next_change, str(destination), files, told
+        ),
     )
     clock.lap("cache")
     return report
@@ -316,10 +322,10 @@ def _inputs(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:
 
 
 def _nothing_changed(
-    last: LastBuild | None, stamps: dict, now: datetime, destination: Path, clean: bool
+    last: LastBuild | None, digests: dict, now: datetime, destination: Path, clean: bool
 ) -> bool:
     """Whether the last build stands: same inputs, same day, no page due, files as published."""
-    if not isinstance(last, LastBuild) or last.stamps != stamps or last.day != now.date():
+    if not isinstance(last, LastBuild) or last.digests != digests or last.day != now.date():
         return False
     if last.next_change is not None and now >= last.next_change:
         return False
@@ -336,7 +342,7 @@ def _kept_graph(
     print_: str,
     last: LastBuild | None,
     cache: BuildCache | None,
-    stamps: dict,
+    digests: dict,
     now: datetime,
 ) -> tuple[Snapshot, list] | None:
     """The last build's graph and the edits to put in it, when only article bodies changed.
@@ -349,7 +355,8 @@ def _kept_graph(
         return None  # a page became due or expired: the loader would leave out others
     templates = tuple(f"{d}{os.sep}" for d in template_dirs(source))
     content = f"{source / str(config.get('contentDir') or 'content')}{os.sep}"
-    changed = {p for p in last.stamps.keys() | stamps.keys() if last.stamps.get(p) != stamps.get(p)}
+    old = last.digests
+    changed = {p for p in old.keys() | digests.keys() if old.get(p) != digests.get(p)}
     changed = {p for p in changed if not p.startswith(templates)}
     if not all(p.startswith(content) and p.endswith(CONTENT_EXTS) for p in changed):
         return None

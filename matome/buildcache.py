@@ -118,6 +118,7 @@ class LastBuild:
 
     build_id: str  # the build whose graph and cache index this build used
     stamps: dict[str, tuple[int, int] | None]  # every input file -> (size, mtime_ns)
+    digests: dict[str, bytes | None]  # every input file -> its bytes' digest
     day: Any  # the build date's day, which templates may print
     next_change: Any  # when a future page is due or a page expires (None: never)
     destination: str
@@ -144,6 +145,28 @@ def _stamp(path: str) -> tuple[int, int] | None:
     except OSError:
         return None  # gone
     return stat.st_size, stat.st_mtime_ns
+
+
+def input_digests(stamps: dict, last: Any) -> dict[str, bytes | None]:
+    """Each input's digest: the last build's where its stamp is the same, else read anew.
+
+    What changed is told by digests, so a fresh checkout, where every file has a new
+    modification time (a CI build with the cache restored), changes nothing (reading
+    the real blog's 99 MB takes a tenth of a second, once)."""
+    known = last.stamps if isinstance(last, LastBuild) else {}
+    digests = last.digests if isinstance(last, LastBuild) else {}
+    return {
+        path: digests[path] if known.get(path) == stamp else _digest(path)
+        for path, stamp in stamps.items()
+    }
+
+
+def _digest(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha1").digest()
+    except OSError:
+        return None  # gone
 
 
 def files_unchanged(destination: Path, files: dict[str, tuple[int, int]]) -> bool:

@@ -214,8 +214,10 @@ def print_summary(report: BuildReport, stages: bool = False) -> None:
             f"Rendered {report.rendered_content} page bodies and {report.rendered_outputs} files;"
             f" from the build cache {report.cached_content} bodies, {report.kept_outputs} files"
         )
-    if report.graph_kept:
-        print("Only article bodies changed: the site graph was the last build's")
+    if report.graph_kept and report.edited:
+        print(f"Only article bodies changed ({report.edited}): the site graph was the last build's")
+    elif report.graph_kept:  # the destination differs from what the last build published
+        print("No input changed: the site graph and the bodies were the last build's")
     if stages:
         print(
             "Where the time went: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.stages.items())

@@ -3,9 +3,9 @@
 Reading 1,933 files with their front matter and building the graph takes about a
 second on the real blog; the pickled graph loads in a tenth of that. Every full
 build keeps its graph here (``graph.pickle`` in the build cache) with the plan of
-its outputs and its thumbnails; ``LastBuild`` keeps the stamp (size, modification
-time) of every input file. The next build takes the kept graph instead of loading
-the site when every file whose stamp changed is an article whose front matter reads
+its outputs and its thumbnails; ``LastBuild`` keeps the digest of every input
+file. The next build takes the kept graph instead of loading the site when every
+file whose bytes changed is an article whose front matter reads
 the same as before (an edit below it) or a template, and no page became due or
 expired: the loader and the graph builder would then make this graph again, but for
 those bodies, which are put in.
@@ -131,7 +131,7 @@ def apply(site: Site, edits: list[tuple[Page, FrontMatter]], now: datetime) -> N
 
 
 def read_body(page: Page) -> None:
-    """A kept page's body, from its file (which the stamps showed unchanged)."""
+    """A kept page's body, from its file (whose digest showed it unchanged)."""
     if page.body is None:
         fm = _front_matter(page)
         if fm is None:  # it could be read when the build began

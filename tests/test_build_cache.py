@@ -127,6 +127,38 @@ def test_a_build_with_nothing_changed_renders_nothing_and_rewrites_nothing(built
     assert_same_as_cold(site, out, tmp_path)
 
 
+def inputs(site: Path) -> list[Path]:
+    return [p for p in site.rglob("*") if p.is_file() and ".matome-cache" not in p.parts]
+
+
+def test_a_fresh_checkout_with_the_cache_restored_renders_nothing(built, tmp_path):
+    """A CI checkout gives every file a new modification time; their bytes say nothing
+    changed, and the one file whose bytes did change (same size) is still seen."""
+    site, out = built
+    for path in inputs(site):
+        touch_later(path)
+    report = run(site, out)
+    assert report.stages.keys() == {"check"}  # not even the graph is loaded
+    for path in inputs(site):
+        touch_later(path)
+    edit(site / "content/posts/a07/index.md", "コメント 7", "コメント 8")  # same size
+    report = run(site, out)
+    assert (report.graph_kept, report.edited, report.rendered_content) == (True, 1, 1)
+    assert "コメント 8 の本文" in (out / "posts/a07/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_fresh_checkout_without_the_published_files_reuses_graph_and_bodies(built, tmp_path):
+    site, out = built
+    for path in inputs(site):
+        touch_later(path)
+    (out / "posts/a03/index.html").unlink()
+    report = run(site, out)
+    assert (report.graph_kept, report.edited, report.rendered_content) == (True, 0, 0)
+    assert report.rendered_outputs == 1  # the missing file; the others are as published
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_an_edited_article_is_rendered_again_and_only_what_shows_it(built, tmp_path):
     site, out = built
     edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
