@@ -260,9 +260,14 @@ def _build(
         _number_reads(fresh, cache, current, renumber=snap is None)
         if snap is None or not buildcache.save_changes(source, fresh, cache):
             buildcache.save(source, fresh)
+        # The graph is kept now, while the thumbnails may still be encoding (it is of no use
+        # without the LastBuild record, written only when the build has succeeded).
+        if snap is None:
+            _keep_graph(source, print_, build_id, site, outputs, graph_warnings)
         image_warnings = encoding.result() if pending else []
         report.warnings += image_warnings
-        graph_warnings += image_warnings  # a stand-in blank is kept with the graph: warn again
+        if snap is None and image_warnings:  # a stand-in blank is kept: the next build warns too
+            _keep_graph(source, print_, build_id, site, outputs, graph_warnings + image_warnings)
         more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
@@ -293,10 +298,6 @@ def _build(
     report.unchanged = len(kept) + report.unchanged
     report.seconds = time.perf_counter() - started
     told = dataclasses.replace(report, stages={})
-    if snap is None:  # a graph made by this build: kept for the next (its pages emptied)
-        snapshot.save(
-            source, print_, Snapshot(build_id, site, outputs, prepared_for(site), graph_warnings)
-        )
     buildcache.save_last_build(
         source,
         print_,
@@ -306,6 +307,14 @@ def _build(
     )
     clock.lap("cache")
     return report
+
+
+def _keep_graph(
+    source: Path, print_: str, build_id: str, site: Site, outputs: list, warnings: list
+) -> None:
+    """A graph made by this build, kept for the next (its pages are emptied)."""
+    snap = Snapshot(build_id, site, outputs, prepared_for(site), warnings)
+    snapshot.save(source, print_, snap)
 
 
 def _inputs(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:
@@ -841,8 +850,7 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
     """Run ``func`` over chunks of ``items`` in forked workers (in-process when small)."""
     if not items:
         return []
-    chunk = max(8, len(items) // (workers * 8))
-    chunks = [items[i : i + chunk] for i in range(0, len(items), chunk)]
+    chunks = _shrinking_chunks(items, workers)
     task = progress.task(label, len(items))
     if workers <= 1 or len(items) < PARALLEL_THRESHOLD or sys.platform == "win32":
         return [row for part in chunks for row in task.done(len(part), func(part))]
@@ -858,6 +866,17 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
             ]
     finally:
         gc.unfreeze()
+
+
+def _shrinking_chunks(items: list, workers: int) -> list[list]:
+    """Large chunks first (fewer results to send), ever smaller ones at the end, so that
+    the workers finish together instead of one waiting on the other's last chunk."""
+    chunks, start = [], 0
+    while start < len(items):
+        size = max(8, (len(items) - start) // (workers * 4))
+        chunks.append(items[start : start + size])
+        start += size
+    return chunks
 
 
 class ForkedCall:

@@ -294,10 +294,11 @@ class GraphView:
     @functools.cached_property
     def related_members(self) -> dict[tuple, tuple]:
         """What ``related`` ranks by: (index, term) -> that term's pages, in order, with dates."""
+        pages = self.site.pages
         return {
-            (name, term): tuple((page_key(p), p.date) for p in pages)
+            (name, term): tuple((page_key(pages[i]), pages[i].date) for i in indices)
             for name, (_, members) in self.site.related_index.items()
-            for term, pages in members.items()
+            for term, indices in members.items()
         }
 
     def related_terms(self, key: str) -> tuple:

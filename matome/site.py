@@ -7,7 +7,6 @@ templates, by every worker process, which inherit it through fork).
 from __future__ import annotations
 
 import heapq
-import operator
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -567,30 +566,38 @@ def paginate(page: Page, size: int, site: Site) -> list[Pager]:
 
 
 def _related_index(config: SiteConfig, regular: list[Page]) -> dict:
-    """Inverted index over the ``[related]`` taxonomies: name -> (weight, term key -> pages)."""
+    """Inverted index over the ``[related]`` taxonomies: name -> (weight, term key -> the
+    indices of its pages)."""
     indices = (config.get("related") or {}).get("indices") or [{"name": "tags", "weight": 100}]
     index: dict = {}
     for spec in indices:
         name = str(spec.get("name", "")).lower()
         if name not in config.taxonomies.values():
             continue
-        members: dict[str, list[Page]] = defaultdict(list)
+        members: dict[str, list[int]] = defaultdict(list)
         for page in regular:
             for term in term_values(page, name):
-                members[urlize(term)].append(page)
+                members[urlize(term)].append(page.index)
         index[name] = (int(spec.get("weight", 0) or 0), members)
     return index
 
 
 def related_pages(site: Site, page: Page, limit: int) -> list[Page]:
     """Pages sharing the most weighted terms with ``page``, newest first among equals."""
-    totals: Counter[int] = Counter()  # page index -> score, in the order first met
+    scored = []  # (weight, page index -> shared terms) of each index the page has terms in
     for name, (weight, members) in site.related_index.items():
         shared: Counter[int] = Counter()  # counted in C: a popular tag has hundreds of pages
         for term in page.terms(name):
-            shared.update(map(_INDEX, members.get(term.page.term_key, ())))
-        for i, n in shared.items():
-            totals[i] += n * weight
+            shared.update(members.get(term.page.term_key, ()))
+        if shared:
+            scored.append((weight, shared))
+    if len(scored) == 1 and scored[0][0] > 0:
+        totals = scored[0][1]  # ranked as the weighted scores would be, without a loop
+    else:
+        totals = Counter()  # page index -> score, in the order first met
+        for weight, shared in scored:
+            for i, n in shared.items():
+                totals[i] += n * weight
     totals.pop(page.index, None)
     # The first ``limit`` of the sorted list, without sorting the other two hundred; plain
     # tuples compare in C, and the position keeps the order of equals as a stable sort does.
@@ -599,6 +606,3 @@ def related_pages(site: Site, page: Page, limit: int) -> list[Page]:
         limit, [(-score, newest[i], n, i) for n, (i, score) in enumerate(totals.items())]
     )
     return [site.pages[i] for *_, i in ranked]
-
-
-_INDEX = operator.attrgetter("index")
