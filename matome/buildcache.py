@@ -31,12 +31,14 @@ import dataclasses
 import functools
 import gc
 import hashlib
+import importlib
+import operator
 import os
 import pickle
 import time
 from array import array
 from dataclasses import dataclass, field
-from importlib import metadata
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +52,16 @@ INDEX_FILE = "index.pickle"
 CHANGES_FILE = "index-changes.pickle"
 LAST_BUILD_FILE = "last-build.pickle"
 # Libraries whose version can change what a page renders to.
-RENDERING_PACKAGES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "pygments", "nh3", "pillow")
+# module -> distribution, of what renders; the module's ``__version__`` is read (importing
+# importlib.metadata would add a seventh of an edit build's start).
+RENDERING_PACKAGES = {
+    "jinja2": "jinja2",
+    "markdown_it": "markdown-it-py",
+    "mdit_py_plugins": "mdit-py-plugins",
+    "pygments": "pygments",
+    "nh3": "nh3",
+    "PIL": "pillow",
+}
 # A string value longer than this is kept as its digest: page bodies are read by their
 # own page and by feeds, and the cache need not hold the site's HTML twice.
 LONG_VALUE = 256
@@ -216,16 +227,25 @@ def storable(value: Any) -> Any:
     return value
 
 
+def _version(module: str, distribution: str) -> str:
+    try:
+        version = getattr(importlib.import_module(module), "__version__", None)
+    except ImportError:
+        return "none"
+    if isinstance(version, str):
+        return version
+    from importlib import metadata
+
+    return metadata.version(distribution)
+
+
 def fingerprint(config: Any) -> str:
     """What every cached render depends on besides its reads and templates."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).resolve().parent.rglob("*.py")):
         digest.update(path.read_bytes())
-    for name in RENDERING_PACKAGES:
-        try:
-            digest.update(f"{name}={metadata.version(name)}\n".encode())
-        except metadata.PackageNotFoundError:
-            digest.update(f"{name}=none\n".encode())
+    for module, distribution in RENDERING_PACKAGES.items():
+        digest.update(f"{distribution}={_version(module, distribution)}\n".encode())
     # Where the site is written changes no file's bytes: the cache serves any destination.
     digest.update(repr(dataclasses.replace(config, destination="")).encode())
     return digest.hexdigest()
@@ -359,7 +379,7 @@ def save_changes(source: Path, cache: BuildCache, last: BuildCache) -> bool:
     size = changes.size
     values = dict(changes.values)
     now, before = cache.values, last.values
-    values.update((i, now[i]) for i in range(size) if now[i] is not before[i])
+    values.update((i, now[i]) for i in compress(range(size), map(operator.is_not, now, before)))
     kept = IndexChanges(
         changes.base,
         size,
