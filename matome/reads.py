@@ -257,9 +257,8 @@ class GraphView:
     def _page_value(self, page: Page, attr: str) -> Any:
         if attr == "related":
             # What the ranking reads: each of the page's terms with its pages and their dates.
-            members = self.related_members
             terms = self.related_terms(page_key(page))
-            return tuple((term, members.get(term, ())) for term in terms)
+            return tuple((term, self._related_member(term)) for term in terms)
         special = _PAGE_SPECIAL.get(attr)
         try:
             return special(page) if special else canon(getattr(page, attr, MISSING))
@@ -300,6 +299,19 @@ class GraphView:
             for name, (_, members) in self.site.related_index.items()
             for term, indices in members.items()
         }
+
+    def _related_member(self, term: tuple) -> tuple:
+        """One entry of ``related_members``, made alone: an edit build asks for a few."""
+        if "related_members" in self.__dict__:
+            return self.related_members.get(term, ())
+        found = self.memo.get(("@related", term))
+        if found is None:
+            name, key = term
+            _, members = self.site.related_index.get(name, (0, {}))
+            pages = self.site.pages
+            found = tuple((page_key(pages[i]), pages[i].date) for i in members.get(key, ()))
+            self.memo[("@related", term)] = found
+        return found
 
     def related_terms(self, key: str) -> tuple:
         page = self.by_key.get(key)
