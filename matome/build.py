@@ -268,13 +268,12 @@ def _build(
         _number_reads(fresh, cache, current, renumber=snap is None)
         if snap is None or not buildcache.save_changes(source, fresh, cache):
             buildcache.save(source, fresh)
-        # The graph is kept now, while the thumbnails may still be encoding (it is of no use
-        # without the LastBuild record, written only when the build has succeeded).
-        if snap is None:
-            _keep_graph(source, print_, build_id, site, outputs, graph_warnings)
         image_warnings = encoding.result() if pending else []
         report.warnings += image_warnings
-        if snap is None and image_warnings:  # a stand-in blank is kept: the next build warns too
+        # Kept once the encoder has ended: while it lives, every page the pickler touches
+        # is copied for it (133 MiB more at x10). Of no use without the LastBuild record,
+        # written only when the build has succeeded.
+        if snap is None:  # a stand-in blank is kept with the graph: the next build warns too
             _keep_graph(source, print_, build_id, site, outputs, graph_warnings + image_warnings)
         more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
         if write_errors:
