@@ -20,7 +20,6 @@ import hashlib
 import os
 import re
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -265,6 +264,8 @@ def encode_thumbnails(pending: list[Encoding], jobs: int = 1) -> list[SourceErro
     """Encode what ``plan_thumbnails`` found missing; a warning for each source that failed."""
     if not pending:
         return []
+    from concurrent.futures import ThreadPoolExecutor  # only here: a build's start skips it
+
     with ThreadPoolExecutor(max(1, jobs)) as pool:  # Pillow decodes and encodes without the GIL
         return [w for w in pool.map(_encode_source, pending) if w is not None]
 
