@@ -51,9 +51,9 @@ CACHE_DIR = ".matome-cache"
 INDEX_FILE = "index.pickle"
 CHANGES_FILE = "index-changes.pickle"
 LAST_BUILD_FILE = "last-build.pickle"
-# Libraries whose version can change what a page renders to.
-# module -> distribution, of what renders; the module's ``__version__`` is read (importing
-# importlib.metadata would add a seventh of an edit build's start).
+# Libraries whose version can change what a page renders to, module -> distribution. The
+# module's ``__version__`` is read: importing importlib.metadata takes 14 ms, a fortieth of
+# an edit build.
 RENDERING_PACKAGES = {
     "jinja2": "jinja2",
     "markdown_it": "markdown-it-py",

@@ -293,9 +293,8 @@ class GraphView:
     @functools.cached_property
     def related_members(self) -> dict[tuple, tuple]:
         """What ``related`` ranks by: (index, term) -> that term's pages, in order, with dates."""
-        pages = self.site.pages
         return {
-            (name, term): tuple((page_key(pages[i]), pages[i].date) for i in indices)
+            (name, term): self._dated(indices)
             for name, (_, members) in self.site.related_index.items()
             for term, indices in members.items()
         }
@@ -308,10 +307,12 @@ class GraphView:
         if found is None:
             name, key = term
             _, members = self.site.related_index.get(name, (0, {}))
-            pages = self.site.pages
-            found = tuple((page_key(pages[i]), pages[i].date) for i in members.get(key, ()))
-            self.memo[("@related", term)] = found
+            found = self.memo[("@related", term)] = self._dated(members.get(key, ()))
         return found
+
+    def _dated(self, indices: list[int]) -> tuple:
+        pages = self.site.pages
+        return tuple((page_key(pages[i]), pages[i].date) for i in indices)
 
     def related_terms(self, key: str) -> tuple:
         page = self.by_key.get(key)
