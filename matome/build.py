@@ -271,8 +271,8 @@ def _build(
         image_warnings = encoding.result() if pending else []
         report.warnings += image_warnings
         # Kept once the encoder has ended: while it lives, every page the pickler touches
-        # is copied for it (133 MiB more at x10). Of no use without the LastBuild record,
-        # written only when the build has succeeded.
+        # is copied for it, which raises the peak at x10. Of no use without the LastBuild
+        # record, written only when the build has succeeded.
         if snap is None:  # a stand-in blank is kept with the graph: the next build warns too
             _keep_graph(source, print_, build_id, site, outputs, graph_warnings + image_warnings)
         more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
