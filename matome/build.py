@@ -274,7 +274,10 @@ def _build(
         # is copied for it, which raises the peak at x10. Of no use without the LastBuild
         # record, written only when the build has succeeded.
         if snap is None:  # a stand-in blank is kept with the graph: the next build warns too
-            _keep_graph(source, print_, build_id, site, outputs, graph_warnings + image_warnings)
+            kept_graph = Snapshot(
+                build_id, site, outputs, prepared_for(site), graph_warnings + image_warnings
+            )
+            snapshot.save(source, print_, kept_graph)  # its pages emptied
         more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
@@ -316,14 +319,6 @@ def _build(
     )
     clock.lap("cache")
     return report
-
-
-def _keep_graph(
-    source: Path, print_: str, build_id: str, site: Site, outputs: list, warnings: list
-) -> None:
-    """A graph made by this build, kept for the next (its pages are emptied)."""
-    snap = Snapshot(build_id, site, outputs, prepared_for(site), warnings)
-    snapshot.save(source, print_, snap)
 
 
 def _inputs(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:

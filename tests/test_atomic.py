@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from procs import proc_files
 
 COMMENT = '{{<matomeQuote body="コメント%d です。<br>二行目 **強調** `code`" userName="u%d" createdAt="2025/11/07 15:41:42" color="#ff5733">}}\n\n'
 
@@ -71,14 +72,7 @@ def _processes_building(site: Path, timeout: float) -> list[int]:
     they had ``timeout`` seconds to end."""
     deadline = time.monotonic() + timeout
     while True:
-        found = []
-        for entry in Path("/proc").iterdir():
-            try:
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if entry.name.isdigit() and str(site).encode() in cmdline:
-                found.append(int(entry.name))
+        found = [pid for pid, cmdline in proc_files("cmdline") if str(site).encode() in cmdline]
         if not found or time.monotonic() > deadline:
             return found
         time.sleep(0.1)

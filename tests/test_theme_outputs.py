@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from procs import proc_files
 
 from matome import images
 
@@ -293,15 +294,12 @@ def test_an_image_broken_past_its_header_gets_a_blank_stand_in_and_a_warning_eac
 
 
 def _children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
+    # The parent pid is the second field after the command name, which may hold spaces.
+    return [
+        child
+        for child, stat in proc_files("stat")
+        if int(stat.rsplit(b")", 1)[1].split()[1]) == pid
+    ]
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
