@@ -42,7 +42,16 @@ from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
 from .progress import Progress
-from .reads import SITE, GraphView, ReadLog, instrument, log_lookups, log_thumbnails, page_key
+from .reads import (
+    SITE,
+    GraphView,
+    ReadLog,
+    RelatedLists,
+    instrument,
+    log_lookups,
+    log_thumbnails,
+    page_key,
+)
 from .render import (
     layout_candidates,
     make_environment,
@@ -522,6 +531,8 @@ def _current(view: GraphView, pair: tuple) -> Any:
 _STORED = ("@stored",)
 _BUILD_DATE = (SITE, "build_date")
 _KEY = operator.itemgetter(0)
+_ATTR = operator.itemgetter(1)
+_RELATED = functools.partial(operator.eq, "related")
 
 
 def _render_content_chunk(indices: list[int]) -> list[tuple]:
@@ -575,7 +586,7 @@ def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache, kept:
             pair = pairs[i]
             current[i] = known[pair] if pair in known else storable(value(pair))
         return current
-    return [  # each pair once: no memo (``_current``) needed
+    current = [  # each pair once: no memo (``_current``) needed
         old
         if pair[0] in reused and pair[1] in attrs
         else known[pair]
@@ -583,6 +594,12 @@ def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache, kept:
         else storable(value(pair))
         for pair, old in zip(cache.pairs, cache.values, strict=True)
     ]
+    # A related list that lists the same pages keeps its old value (see RelatedLists).
+    same = RelatedLists(view.site.related_index.include_newer)
+    for i in compress(range(len(current)), map(_RELATED, map(_ATTR, cache.pairs))):
+        if same.unchanged(cache.values[i], current[i]):
+            current[i] = cache.values[i]
+    return current
 
 
 def _kept_outputs(

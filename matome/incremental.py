@@ -60,10 +60,10 @@ from .reads import (
     FAST_TYPES,
     LOOKUP,
     MISSING,
-    SITE,
     THUMB,
     GraphView,
     ReadLog,
+    RelatedLists,
     instrument,
     log_lookups,
     log_thumbnails,
@@ -659,17 +659,17 @@ class LiveSite:
         the reads compared to those pages' (when the site graph was kept)."""
         stale: set[str] = set()
         values, readers = self.values, self.readers
-        same_related = self._related_unchanged(view) if keys is None else set()
+        same_related = RelatedLists(view.site.related_index.include_newer)
         for key in self.attrs if keys is None else keys:
             page = view.by_key.get(key)
             fields = page.__dict__ if page is not None else {}
             for attr in self.attrs.get(key, ()):
-                if attr == "related" and key in same_related:
-                    continue
                 pair = (key, attr)
                 new = fields.get(attr, MISSING)
                 if type(new) not in FAST_TYPES:
                     new = view.value(pair)
+                if attr == "related" and same_related.unchanged(values[pair], new):
+                    continue
                 if new != values[pair]:
                     stale |= readers.get(pair, set())
         for name in templates:
@@ -757,22 +757,6 @@ class LiveSite:
             self.entries.update(entries)
             self.stale_content = set()
         return errors
-
-    def _related_unchanged(self, view: GraphView) -> set[str]:
-        """Pages whose ``related`` list cannot have changed: same terms, same term members.
-
-        Computing the list for every page again costs a second on the real blog."""
-        keys = {key for key, attr in self.values if attr == "related" and key != SITE}
-        if not keys:
-            return set()
-        old, new = self.view.related_members, view.related_members
-        changed = {term for term in old.keys() | new.keys() if old.get(term) != new.get(term)}
-        same = set()
-        for key in keys:
-            terms = view.related_terms(key)
-            if terms == self.view.related_terms(key) and not changed.intersection(terms):
-                same.add(key)
-        return same
 
     def _render_outputs(
         self, outputs: list[Output], site: Site, env, content, outcome: Outcome

@@ -15,7 +15,7 @@ graph mean the output that made the read would come out the same.
 
 from __future__ import annotations
 
-import functools
+from bisect import bisect_left
 from datetime import date, datetime
 from typing import Any
 
@@ -229,7 +229,6 @@ class GraphView:
     def forget(self) -> None:
         """The graph's pages may have changed (an edit applied in place)."""
         self.memo = {}
-        self.__dict__.pop("related_members", None)
 
     def value(self, pair: tuple[str, Any]) -> Any:
         try:
@@ -256,9 +255,11 @@ class GraphView:
 
     def _page_value(self, page: Page, attr: str) -> Any:
         if attr == "related":
-            # What the ranking reads: each of the page's terms with its pages and their dates.
-            terms = self.related_terms(page_key(page))
-            return tuple((term, self._related_member(term)) for term in terms)
+            # What the ranking reads: the page's date and keywords, each keyword's pages.
+            ranking = self.site.related_index
+            rank = ranking.rank.get(page.index)
+            keywords = ranking.keywords[rank] if rank is not None else ()
+            return page.publish_date, tuple((k, self.related_members(k)) for k in keywords)
         special = _PAGE_SPECIAL.get(attr)
         try:
             return special(page) if special else canon(getattr(page, attr, MISSING))
@@ -273,8 +274,10 @@ class GraphView:
             return "get_page"  # each lookup is logged with its path
         if attr == "config":
             return "config"  # a new config is a new cache fingerprint: everything renders
-        if attr == "related":
-            return self.related_members
+        if attr == "related":  # site.related(page): every keyword's pages
+            members = site.related_index.members
+            keywords = [(name, word) for name, words in members.items() for word in words]
+            return tuple((k, self.related_members(k)) for k in keywords)
         try:
             return canon(getattr(site, attr, MISSING))
         except Exception:
@@ -290,33 +293,76 @@ class GraphView:
                 return GONE
         return thumbnail(self.site, target, width, fmt)
 
-    @functools.cached_property
-    def related_members(self) -> dict[tuple, tuple]:
-        """What ``related`` ranks by: (index, term) -> that term's pages, in order, with dates."""
-        return {
-            (name, term): self._dated(indices)
-            for name, (_, members) in self.site.related_index.items()
-            for term, indices in members.items()
-        }
-
-    def _related_member(self, term: tuple) -> tuple:
-        """One entry of ``related_members``, made alone: an edit build asks for a few."""
-        if "related_members" in self.__dict__:
-            return self.related_members.get(term, ())
-        found = self.memo.get(("@related", term))
+    def related_members(self, keyword: tuple) -> tuple:
+        """A keyword's pages as ``related`` ranks them: (key, publish date, title), newest first."""
+        found = self.memo.get(("@related", keyword))
         if found is None:
-            name, key = term
-            _, members = self.site.related_index.get(name, (0, {}))
-            found = self.memo[("@related", term)] = self._dated(members.get(key, ()))
+            name, word = keyword
+            ranking = self.site.related_index
+            ranks = ranking.members.get(name, {}).get(word, ())
+            found = self.memo[("@related", keyword)] = tuple(map(self._ranked, ranks))
         return found
 
-    def _dated(self, indices: list[int]) -> tuple:
-        pages = self.site.pages
-        return tuple((page_key(pages[i]), pages[i].date) for i in indices)
+    def _ranked(self, rank: int) -> tuple:
+        found = self.memo.get(("@ranked", rank))
+        if found is None:
+            page = self.site.pages[self.site.related_index.by_rank[rank]]
+            found = self.memo[("@ranked", rank)] = (page_key(page), page.publish_date, page.title)
+        return found
 
-    def related_terms(self, key: str) -> tuple:
-        page = self.by_key.get(key)
-        if page is None:
-            return GONE
-        names = self.site.related_index
-        return tuple((n, t.page.term_key) for n in names for t in page.page_terms.get(n, ()))
+
+class RelatedLists:
+    """Tells whether a page's ``related`` read (its date, and each of its keywords with
+    that keyword's pages, newest first) reads the same on another graph.
+
+    A page lists no page newer than itself (Hugo's default), so only the tail of each
+    keyword's pages counts: an article added later changes no older article's list.
+    Calling the old value unchanged is sound as the relation is transitive: the next
+    build compares the same tails."""
+
+    def __init__(self, include_newer: bool):
+        self.include_newer = include_newer
+        self.tails: dict[tuple[int, int], int] = {}  # two member lists -> their common tail
+
+    def unchanged(self, old: Any, new: Any) -> bool:
+        if not (_page_related(old) and _page_related(new)):  # a page gone, or site.related
+            return old == new
+        (old_date, old_lists), (date, lists) = old, new
+        if old_date != date or len(old_lists) != len(lists):
+            return False
+        newest = None if self.include_newer or not date else -date.timestamp()
+        for (old_keyword, old_members), (keyword, members) in zip(old_lists, lists, strict=True):
+            if old_keyword != keyword:
+                return False
+            common = self._common_tail(old_members, members)
+            if len(old_members) == len(members) == common:
+                continue
+            if newest is None:
+                return False
+            listable = len(members) - bisect_left(members, newest, key=_newness)
+            if listable > common:
+                return False
+            if len(old_members) - bisect_left(old_members, newest, key=_newness) != listable:
+                return False
+        return True
+
+    def _common_tail(self, old: tuple, new: tuple) -> int:
+        key = (id(old), id(new))  # both live while this object does: member lists are shared
+        found = self.tails.get(key)
+        if found is None:
+            found = len(new) if old == new else 0
+            if not found:
+                for a, b in zip(reversed(old), reversed(new), strict=False):
+                    if a != b:
+                        break
+                    found += 1
+            self.tails[key] = found
+        return found
+
+
+def _page_related(value: Any) -> bool:
+    return type(value) is tuple and len(value) == 2 and isinstance(value[0], datetime)
+
+
+def _newness(member: tuple) -> float:
+    return -member[1].timestamp()

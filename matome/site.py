@@ -6,8 +6,7 @@ templates, by every worker process, which inherit it through fork).
 
 from __future__ import annotations
 
-import heapq
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -17,6 +16,7 @@ from .content.loader import LoadResult, page_url, set_location
 from .content.page import ZERO_DATE, Page, Resource, Term
 from .content.urls import escape_url_path, sanitize_path, urlize
 from .errors import SourceError
+from .related import Related, build_related, related_pages
 
 
 def sort_key(page: Page):
@@ -109,8 +109,7 @@ class Site:
     static_content: list[tuple]
     build_date: datetime
     by_path: dict[str, Page] = field(default_factory=dict)  # content path and URL -> page
-    related_index: dict = field(default_factory=dict)
-    newest_first: dict[int, float] = field(default_factory=dict)  # page index -> -timestamp
+    related_index: Related | None = None
     errors: list[SourceError] = field(default_factory=list)
 
     # --- template API --------------------------------------------------------
@@ -205,8 +204,7 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         by_path=by_path,
         errors=errors,
     )
-    site.related_index = _related_index(config, regular)
-    site.newest_first = {p.index: -p.date.timestamp() for p in regular}
+    site.related_index = build_related(config, regular)
     for page in all_pages:
         page.site = site
         if page.kind != "page":
@@ -563,46 +561,3 @@ def paginate(page: Page, size: int, site: Site) -> list[Pager]:
         url = page.rel_permalink if number == 1 else f"{page.rel_permalink}page/{number}/"
         pagers.append(Pager(number, chunk, url, pagers, len(items)))
     return pagers
-
-
-def _related_index(config: SiteConfig, regular: list[Page]) -> dict:
-    """Inverted index over the ``[related]`` taxonomies: name -> (weight, term key -> the
-    indices of its pages)."""
-    indices = (config.get("related") or {}).get("indices") or [{"name": "tags", "weight": 100}]
-    index: dict = {}
-    for spec in indices:
-        name = str(spec.get("name", "")).lower()
-        if name not in config.taxonomies.values():
-            continue
-        members: dict[str, list[int]] = defaultdict(list)
-        for page in regular:
-            for term in term_values(page, name):
-                members[urlize(term)].append(page.index)
-        index[name] = (int(spec.get("weight", 0) or 0), members)
-    return index
-
-
-def related_pages(site: Site, page: Page, limit: int) -> list[Page]:
-    """Pages sharing the most weighted terms with ``page``, newest first among equals."""
-    scored = []  # (weight, page index -> shared terms) of each index the page has terms in
-    for name, (weight, members) in site.related_index.items():
-        shared: Counter[int] = Counter()  # counted in C: a popular tag has hundreds of pages
-        for term in page.terms(name):
-            shared.update(members.get(term.page.term_key, ()))
-        if shared:
-            scored.append((weight, shared))
-    if len(scored) == 1 and scored[0][0] > 0:
-        totals = scored[0][1]  # ranked as the weighted scores would be, without a loop
-    else:
-        totals = Counter()  # page index -> score, in the order first met
-        for weight, shared in scored:
-            for i, n in shared.items():
-                totals[i] += n * weight
-    totals.pop(page.index, None)
-    # The first ``limit`` of the sorted list, without sorting the other two hundred; plain
-    # tuples compare in C, and the position keeps the order of equals as a stable sort does.
-    newest = site.newest_first
-    ranked = heapq.nsmallest(
-        limit, [(-score, newest[i], n, i) for n, (i, score) in enumerate(totals.items())]
-    )
-    return [site.pages[i] for *_, i in ranked]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from matome import build as build_module
 from matome import buildcache, snapshot
 from matome.build import build
 from matome.config import Flags, load_config
@@ -236,6 +237,37 @@ def test_a_new_and_a_deleted_article(built, tmp_path):
     assert report.cleaned == 2  # its page and its alias
     assert "新着" in (out / "index.xml").read_text()
     assert not (out / "posts/a10/index.html").exists()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_newer_article_renders_no_older_article_again(built, tmp_path, monkeypatch):
+    """Related lists leave out newer pages (Hugo's default). So an article newer than all
+    others, in the same year (a ``date`` index: one keyword for the whole year), changes
+    no older article's related list, and their pages are not rendered again."""
+    site, out = built
+    config = site / "hugo.toml"
+    config.write_text(
+        config.read_text() + "[related]\n  threshold = 0\n  [[related.indices]]\n"
+        "    name = 'tags'\n    weight = 100\n  [[related.indices]]\n"
+        "    name = 'date'\n    weight = 10\n"
+    )
+    run(site, out)
+    rendered = []
+    render = build_module.render_output
+    monkeypatch.setattr(
+        build_module,
+        "render_output",
+        lambda item, state: rendered.append(item.out_path) or render(item, state),
+    )
+    # Its own tag and month: the terms the older articles show keep their counts.
+    newer = article(99, title="新着").replace("['tag4', 'common']", "['fresh']")
+    newer = newer.replace("2025-03-16T", "2025-04-16T").replace("'2025/03'", "'2025/04'")
+    write(site / "content/posts/new/index.md", newer)
+    report = run(site, out, jobs=1)  # rendered here, where the list above is
+    assert not report.graph_kept
+    assert "posts/new/index.html" in rendered
+    # Only the newest of them, whose link to the next newer article changes.
+    assert [p for p in rendered if p.startswith("posts/a")] == ["posts/a27/index.html"]
     assert_same_as_cold(site, out, tmp_path)
 
 

@@ -49,6 +49,54 @@ VARIANTS: dict[str, list[str]] = {
     "expired": ["-E"],
     "baseurl": ["-b", "https://cdn.example.net/blog/"],  # a base URL with a path
     "paginate": [],  # config rewritten to the old `paginate` key, see _prepare_source
+    "related": [],  # RELATED_CONFIGS: the real blog's [related] block
+    "related-tuned": [],  # and every setting Hugo reads from it
+}
+
+# [related] blocks appended to the config of the variants of that name.
+RELATED_CONFIGS = {
+    "related": """
+[related]
+  threshold = 0
+  toLower = false
+  [[related.indices]]
+    name = "tags"
+    weight = 100
+  [[related.indices]]
+    name = "categories"
+    weight = 100
+  [[related.indices]]
+    name = "series"
+    weight = 50
+  [[related.indices]]
+    name = "date"
+    weight = 10
+  [[related.indices]]
+    name = "fragmentrefs"
+    type = "fragments"
+    applyFilter = false
+    weight = 10
+""",
+    "related-tuned": """
+[related]
+  threshold = 40
+  includeNewer = true
+  toLower = true
+  [[related.indices]]
+    name = "tags"
+    weight = 100
+    cardinalityThreshold = 30
+  [[related.indices]]
+    name = "keywords"
+    weight = 60
+  [[related.indices]]
+    name = "categories"
+    weight = 0
+  [[related.indices]]
+    name = "date"
+    weight = 20
+    pattern = "200601"
+""",
 }
 
 # Differences kept on purpose: (variant, output path, probe field) -> why.
@@ -102,6 +150,9 @@ def _prepare_source(variant: str, tool: str) -> Path:
         else:
             text = "paginate = 3\n" + text.replace("[pagination]\n  pagerSize = 2\n", "")
         cfg.write_text(text, encoding="utf-8")
+    if variant in RELATED_CONFIGS:
+        cfg = src / "config" / "_default" / "hugo.toml"
+        cfg.write_text(cfg.read_text(encoding="utf-8") + RELATED_CONFIGS[variant], encoding="utf-8")
     return src
 
 
