@@ -181,7 +181,10 @@ def canon(value: Any) -> Any:
     if kind is Page:
         return page_key(value)
     if kind is Term:
-        return ("term", value.name, value.url, value.count, page_key(value.page))
+        # Not its count: a template that shows it reads ``term.count`` (logged as the term
+        # page's "@count"). A page's list of terms then stays the same when an article is
+        # added to one of them, and so do the pages that show that list.
+        return ("term", value.name, value.url, page_key(value.page))
     if kind is Pager:
         pages = tuple(page_key(p) for p in value.pages)
         return ("pager", value.number, pages, value.url, len(value.pagers))
