@@ -51,6 +51,7 @@ from .reads import (
     log_lookups,
     log_thumbnails,
     page_key,
+    share_related,
 )
 from .render import (
     layout_candidates,
@@ -584,7 +585,9 @@ def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache, kept:
         dated = [pairs.index(_BUILD_DATE)] if _BUILD_DATE in pairs else []
         for i in chain(ours, dated):
             pair = pairs[i]
-            current[i] = known[pair] if pair in known else storable(value(pair))
+            now = known[pair] if pair in known else storable(value(pair))
+            if now != current[i]:  # an equal value keeps its object: not a change to save
+                current[i] = now
         return current
     current = [  # each pair once: no memo (``_current``) needed
         old
@@ -745,6 +748,7 @@ def _number_reads(
     # Each worker's table has its own copy of a page's key: one string per key, not per
     # pair, is pickled and loaded (the real blog's pairs load in 11 ms instead of 21).
     same_key: dict[str, str] = {}
+    same_pages: dict[tuple, tuple] = {}
 
     def number(pair: tuple, value: Any) -> int:
         i = ids.get(pair)
@@ -752,7 +756,7 @@ def _number_reads(
             i = ids[pair] = len(fresh.pairs)
             key, attr = pair
             fresh.pairs.append((same_key.setdefault(key, key), attr))
-            fresh.values.append(value)
+            fresh.values.append(share_related(value, same_pages) if attr == "related" else value)
         return i
 
     # id of a worker's table -> the table (kept alive, so no other takes its id), numbers

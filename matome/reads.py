@@ -47,7 +47,12 @@ MISSING = ("@missing",)
 def page_key(page: Page) -> str:
     """A page's name across rebuilds: its content file, else its kind and output path."""
     f = page.file
-    return f.path if f is not None else f"{page.kind}:{page.out_path}"
+    if f is not None:
+        return f.path
+    key = page.__dict__.get("_key")
+    if key is None:  # made once: each read of a list page would otherwise keep its own copy
+        key = page.__dict__["_key"] = f"{page.kind}:{page.out_path}"
+    return key
 
 
 # --- the read log ------------------------------------------------------------------
@@ -172,6 +177,7 @@ def log_thumbnails(env: jinja2.Environment, log: ReadLog) -> None:
 # --- what a read returns, in a form that compares across two site graphs ------------
 _PLAIN = frozenset({str, Markup, int, float, bool, type(None), datetime, date})
 FAST_TYPES = frozenset({str, int, float, bool, type(None), datetime})
+_MEMO_TEXT = 4096  # characters
 
 
 def canon(value: Any) -> Any:
@@ -253,7 +259,8 @@ class GraphView:
             value = self._thumbnail(attr)
         else:
             value = GONE
-        self.memo[pair] = value
+        if type(value) is not str or len(value) < _MEMO_TEXT:
+            self.memo[pair] = value  # not a page's text or HTML: a worker would keep them all
         return value
 
     def _page_value(self, page: Page, attr: str) -> Any:
@@ -361,6 +368,17 @@ class RelatedLists:
                     found += 1
             self.tails[key] = found
         return found
+
+
+def share_related(value: Any, shared: dict) -> Any:
+    """A page's ``related`` read with each keyword's pages as the one tuple in ``shared``.
+
+    Each worker sends its own copy of a keyword's pages (a year's is every article of
+    that year): kept once, the cache index stays as small as the site graph is."""
+    if not _page_related(value):
+        return value
+    date, lists = value
+    return date, tuple((keyword, shared.setdefault(keyword, pages)) for keyword, pages in lists)
 
 
 def _page_related(value: Any) -> bool:

@@ -24,7 +24,7 @@ from matome.content.page import RENDERED_FIELDS, Page, defer_rendered, drop_cont
 from matome.errors import BuildFailed
 from matome.images import PreparedImages
 from matome.markup.expand import RenderedContent, attach_content
-from matome.reads import page_key
+from matome.reads import GraphView, page_key
 from matome.site import build_site
 from matome.snapshot import Snapshot
 
@@ -415,6 +415,36 @@ def test_a_page_html_left_in_the_cache_is_loaded_each_time_it_is_dropped_and_rea
     drop_content(page)
     assert "content_html" not in page.__dict__ and page.plain == "本文"
     assert page.content_html == "<p>本文</p>" and calls == [1, 1]
+
+
+def test_loading_a_page_html_keeps_the_fields_the_page_still_has():
+    """A worker that loads an article's HTML must not swap the text its parent holds (and
+    shares with it) for a copy of its own."""
+    page = Page(kind="page", title="題名", params={}, rel_permalink="/a/", out_path="a/index.html")
+    page.plain = text = "本文" * 3000
+    defer_rendered(page, lambda: {"content_html": "<p>本文</p>", "plain": "本文" * 3000}, ())
+    page.__dict__.pop("content_html", None)
+    assert page.content_html == "<p>本文</p>"
+    assert page.plain is text
+
+
+def test_a_page_text_read_by_a_file_is_not_kept_by_the_read_log(built):
+    """Every card reads its article's plain text (for the reading time): the value of that
+    read is stored by its digest, and the text itself is not kept for the whole stage."""
+    site, _ = built
+    config = load_config(site, Flags())
+    now = datetime.now(UTC)
+    graph = build_site(config, load_content(config, now), now)
+    view = GraphView(graph)
+    page = graph.regular_pages[0]
+    page.plain = "本文" * 3000
+    pair = (page_key(page), "plain")
+    assert view.value(pair) == page.plain
+    assert pair not in view.memo
+    assert view.value((page_key(page), "title")) == page.title
+    assert (page_key(page), "title") in view.memo
+    term = next(p for p in graph.pages if p.file is None)
+    assert page_key(term) is page_key(term)  # one key per list page, not one per read
 
 
 def test_every_list_that_shows_a_cached_card_records_what_the_card_read(built):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from matome.reads import RelatedLists
+from matome.reads import RelatedLists, share_related
 
 
 def day(n: int) -> datetime:
@@ -59,3 +59,12 @@ def test_the_reader_s_own_date_or_keywords_changing_changes_the_list():
     tag = (("tags", "ai"), members(2, 10))
     assert not RelatedLists(False).unchanged(old, read(10, (YEAR, members(2, 5, 10)), tag))
     assert RelatedLists(False).unchanged(read(10, tag), read(10, tag))
+
+
+def test_the_cache_keeps_one_tuple_of_a_keyword_s_pages():
+    """Each worker sends its own copy of a keyword's pages; the index keeps one."""
+    shared: dict = {}
+    first = share_related(read(10, (YEAR, members(2, 5, 10))), shared)
+    second = share_related(read(5, (YEAR, members(2, 5, 10))), shared)
+    assert first[1][0][1] is second[1][0][1]
+    assert second == read(5, (YEAR, members(2, 5, 10)))

@@ -110,8 +110,12 @@ class _Rendered:
         load = page.__dict__.get("load_rendered")
         if load is None:
             return self.default
-        page.__dict__.update(load())
-        return page.__dict__.get(self.name, self.default)
+        # Fields still here stay: a worker's copy of the text its parent holds would be
+        # its own, kept for the whole stage.
+        fields = page.__dict__
+        for name, value in load().items():
+            fields.setdefault(name, value)
+        return fields.get(self.name, self.default)
 
 
 RENDERED_FIELDS = (
