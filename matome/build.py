@@ -278,16 +278,18 @@ def _build(
         _number_reads(fresh, cache, current, renumber=snap is None)
         if snap is None or not buildcache.save_changes(source, fresh, cache):
             buildcache.save(source, fresh)
+        # Kept while the thumbnails may still be encoding, on the core the workers left
+        # (every page the pickler touches is then copied for the encoder: the output
+        # workers are gone, so this is not the build's peak). Of no use without the
+        # LastBuild record, written only when the build has succeeded.
+        if snap is None:
+            kept_graph = Snapshot(build_id, site, outputs, prepared_for(site), graph_warnings)
+            snapshot.save(source, print_, kept_graph)  # its pages emptied
         image_warnings = encoding.result() if pending else []
         report.warnings += image_warnings
-        # Kept once the encoder has ended: while it lives, every page the pickler touches
-        # is copied for it, which raises the peak at x10. Of no use without the LastBuild
-        # record, written only when the build has succeeded.
-        if snap is None:  # a stand-in blank is kept with the graph: the next build warns too
-            kept_graph = Snapshot(
-                build_id, site, outputs, prepared_for(site), graph_warnings + image_warnings
-            )
-            snapshot.save(source, print_, kept_graph)  # its pages emptied
+        if snap is None and image_warnings:  # a stand-in blank is kept: the next build warns too
+            kept_graph.warnings = graph_warnings + image_warnings
+            snapshot.save(source, print_, kept_graph)
         more, more_files, write_errors = _write_all(later, {}, fresh, 1, progress, report)
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
