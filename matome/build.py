@@ -275,16 +275,18 @@ def _build(
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
         clock.lap("outputs")
-        _number_reads(fresh, cache, current, renumber=snap is None)
-        if snap is None or not buildcache.save_changes(source, fresh, cache):
-            buildcache.save(source, fresh)
-        # Kept while the thumbnails may still be encoding, on the core the workers left
-        # (every page the pickler touches is then copied for the encoder: the output
-        # workers are gone, so this is not the build's peak). Of no use without the
+        # The graph is kept by a child while this process saves the cache index and the
+        # thumbnails may still encode: the output workers are gone, so the pages the
+        # pickler touches (and copies) do not make the build's peak. Of no use without the
         # LastBuild record, written only when the build has succeeded.
         if snap is None:
             kept_graph = Snapshot(build_id, site, outputs, prepared_for(site), graph_warnings)
-            snapshot.save(source, print_, kept_graph)  # its pages emptied
+            keeping = children.enter_context(ForkedCall(snapshot.save, source, print_, kept_graph))
+        _number_reads(fresh, cache, current, renumber=snap is None)
+        if snap is None or not buildcache.save_changes(source, fresh, cache):
+            buildcache.save(source, fresh)
+        if snap is None:
+            keeping.result()
         image_warnings = encoding.result() if pending else []
         report.warnings += image_warnings
         if snap is None and image_warnings:  # a stand-in blank is kept: the next build warns too
