@@ -668,9 +668,11 @@ class LiveSite:
                 new = fields.get(attr, MISSING)
                 if type(new) not in FAST_TYPES:
                     new = view.value(pair)
-                if attr == "related" and same_related.unchanged(values[pair], new):
-                    continue
-                if new != values[pair]:
+                if attr == "related":
+                    changed = not same_related.unchanged(values[pair], new)
+                else:
+                    changed = new != values[pair]
+                if changed:
                     stale |= readers.get(pair, set())
         for name in templates:
             stale |= self.template_readers.get(name, set())

@@ -259,7 +259,7 @@ class GraphView:
             value = self._thumbnail(attr)
         else:
             value = GONE
-        if type(value) is not str or len(value) < _MEMO_TEXT:
+        if not isinstance(value, str) or len(value) < _MEMO_TEXT:
             self.memo[pair] = value  # not a page's text or HTML: a worker would keep them all
         return value
 

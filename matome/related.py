@@ -20,7 +20,7 @@ from datetime import datetime
 from itertools import chain
 from typing import Any
 
-from .content.page import Page
+from .content.page import Page, lookup_param
 from .render import date_format
 
 # Hugo's index when the config has no [related]; a site with the `tag` taxonomy adds tags.
@@ -68,7 +68,7 @@ class Related:
     newest_first: list[float] = field(default_factory=list)  # rank -> -publish timestamp
     # index name -> keyword -> the ranks of the pages that have it, ascending
     members: dict[str, dict[str, list[int]]] = field(default_factory=dict)
-    keywords: dict[int, tuple] = field(default_factory=dict)  # rank -> ((name, keyword), ...)
+    keywords: list[tuple] = field(default_factory=list)  # rank -> ((name, keyword), ...)
 
 
 def related_config(config: Any) -> Related:
@@ -110,18 +110,18 @@ def build_related(config: Any, regular: list[Page]) -> Related:
     related.by_rank = [p.index for p in order]
     related.rank = {p.index: r for r, p in enumerate(order)}
     related.newest_first = [-p.publish_date.timestamp() for p in order]
+    related.keywords = [_all_keywords(related, page) for page in order]
+    members: dict[str, dict[str, list[int]]] = {i.name: defaultdict(list) for i in related.indices}
+    for rank, keywords in enumerate(related.keywords):
+        for name, keyword in keywords:
+            members[name][keyword].append(rank)
     for index in related.indices:
-        members: dict[str, list[int]] = defaultdict(list)
-        for rank, page in enumerate(order):
-            for keyword in page_keywords(page, index):
-                members[keyword].append(rank)
         if index.cardinality_threshold:
-            having = sum(1 for page in order if page_keywords(page, index))
-            for keyword, ranks in list(members.items()):
+            having = sum(any(n == index.name for n, _ in kws) for kws in related.keywords)
+            for keyword, ranks in list(members[index.name].items()):
                 if -(-100 * len(ranks) // having) > index.cardinality_threshold:
-                    del members[keyword]
-        related.members[index.name] = dict(members)
-    related.keywords = {rank: _all_keywords(related, page) for rank, page in enumerate(order)}
+                    del members[index.name][keyword]
+    related.members = {name: dict(words) for name, words in members.items()}
     return related
 
 
@@ -135,7 +135,7 @@ def page_keywords(page: Page, index: RelatedIndex) -> list[str]:
     elif index.name in _FIELDS:
         value = getattr(page, _FIELDS[index.name])
     else:
-        value = _param(page.params, index.name)
+        value = lookup_param(page.params, index.name)
     if isinstance(value, datetime):
         return [date_format(value, index.pattern)]
     if isinstance(value, str):
@@ -227,19 +227,6 @@ def _by_index(keywords: tuple) -> list[tuple[str, list[str]]]:
     for name, keyword in keywords:
         groups.setdefault(name, []).append(keyword)
     return list(groups.items())
-
-
-def _param(params: dict, name: str) -> Any:
-    """A front matter value by its name in any case; ``a.b`` reads into tables."""
-    value: Any = params
-    for part in name.split("."):
-        if not isinstance(value, dict):
-            return None
-        found = value.get(part)
-        if found is None:
-            found = next((v for k, v in value.items() if str(k).lower() == part), None)
-        value = found
-    return value
 
 
 def _lower_keys(table: Any) -> dict:

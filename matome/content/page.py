@@ -282,9 +282,9 @@ class Page:
 
     def param(self, key: str, default: Any = None) -> Any:
         """Hugo's ``.Param``: the page's value, else the site's (set by the site graph)."""
-        value = _lookup(self.params, key)
+        value = lookup_param(self.params, key)
         if value is None:
-            value = _lookup(self.site_params, key)
+            value = lookup_param(self.site_params, key)
         return default if value is None else value
 
     def resource(self, pattern: str) -> Resource | None:
@@ -303,7 +303,8 @@ class Page:
         return f"<Page {self.kind} {self.rel_permalink}>"
 
 
-def _lookup(tree: dict, dotted: str) -> Any:
+def lookup_param(tree: dict, dotted: str) -> Any:
+    """A value by its key in any case, as Hugo reads params; ``a.b`` reads into tables."""
     node: Any = tree
     for part in dotted.split("."):
         if not isinstance(node, dict):
