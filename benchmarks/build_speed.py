@@ -23,6 +23,10 @@ Per scale and scenario the two tools run alternately, ``--runs`` times each:
 - warm: built again, nothing changed;
 - edit: one sentence added to the first comment of one article, then built.
 
+The cold builds also time matome on a third copy whose own ``templates/`` hold Jinja
+ports of Hugo's layouts (``compare_paths.MATOME_LAYOUTS``): the two engines on the same
+work, apart from what matome's theme adds (cards, related lists, thumbnails).
+
 Each run is timed as a whole process: wall time, CPU time of the process and
 its workers (``os.wait4``), and peak memory, the largest sum of the proportional
 set sizes (PSS: a page shared by forked workers counted once) of the process and
@@ -52,7 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_paths import prepare_for_hugo, unpack  # noqa: E402
+from compare_paths import prepare_for_hugo, prepare_same_layouts, unpack  # noqa: E402
 
 SCENARIOS = ("cold", "warm", "edit")
 BENCH_ENV = "benchmark"
@@ -188,7 +192,7 @@ class Tool:
 
     def command(self) -> list[str]:
         flags = ["-s", str(self.site), "-d", str(self.out), "-e", BENCH_ENV, "--quiet"]
-        if self.name == "matome":
+        if self.name.startswith("matome"):
             return [sys.executable, "-m", "matome", "build", *flags]
         return [hugo_binary(), *flags]
 
@@ -201,7 +205,8 @@ class Tool:
                 path.rename(trash / f"{len(list(trash.iterdir()))}")
 
 
-TRASH = "moved-aside"  # what cold builds moved out of the way, deleted at the end
+TRASH = "moved-aside"
+SAME = "matome, Hugo's layouts"  # what cold builds moved out of the way, deleted at the end
 
 
 def bench_scale(work: Path, site: Path, scale: int, runs: int) -> dict:
@@ -212,11 +217,15 @@ def bench_scale(work: Path, site: Path, scale: int, runs: int) -> dict:
     hugo_site = prepare_for_hugo(matome_site, work / f"h{scale}")
     for s in (matome_site, hugo_site):
         without_search(s)
+    same_site = prepare_same_layouts(matome_site, work / f"s{scale}")
     tools = [
         Tool("matome", matome_site, work / f"out-m{scale}"),
         Tool("hugo", hugo_site, work / f"out-h{scale}"),
     ]
+    # Cold builds only: what the engines cost on the same work, not what the theme adds.
+    same = Tool(SAME, same_site, work / f"out-s{scale}")
     results = {(t.name, s): [] for t in tools for s in SCENARIOS}
+    results[(SAME, "cold")] = []
     edits = 0
     for run in range(runs):
         for scenario in SCENARIOS:
@@ -224,8 +233,8 @@ def bench_scale(work: Path, site: Path, scale: int, runs: int) -> dict:
                 edits += 1
                 for t in tools:
                     edit_one_article(t.site, edits)
-            order = tools if run % 2 == 0 else tools[::-1]
-            for t in order:
+            order = tools + [same] * (scenario == "cold")
+            for t in order if run % 2 == 0 else order[::-1]:
                 if scenario == "cold":
                     t.clear(work / TRASH)
                 results[(t.name, scenario)].append(measure(t.command()))
@@ -286,6 +295,14 @@ def table(scale: int, data: dict, base: dict | None, markdown: bool) -> list[str
             f"{median(m, 'cpu'):.1f} s", f"{median(h, 'cpu'):.1f} s",
             f"{median(m, 'peak_mib'):.0f} MiB", f"{median(h, 'peak_mib'):.0f} MiB",
         ])  # fmt: skip
+    s = results[(SAME, "cold")]
+    sw = median(s, "wall")
+    lines.append([
+        "cold, Hugo's layouts", f"{sw:.2f} s", f"{hugo_cold:.2f} s", f"{sw / hugo_cold:.2f}",
+        f"{sw / hugo_cold:.2f}", f"{median(s, 'cpu'):.1f} s",
+        f"{median(results[('hugo', 'cold')], 'cpu'):.1f} s", f"{median(s, 'peak_mib'):.0f} MiB",
+        f"{median(results[('hugo', 'cold')], 'peak_mib'):.0f} MiB",
+    ])  # fmt: skip
     if markdown:
         rows += ["", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         rows += ["| " + " | ".join(line) + " |" for line in lines]

@@ -39,6 +39,33 @@ HUGO_LAYOUTS = {
     "shortcodes/list.html": '<ul>{{ range first (int (.Get "limit")) .Site.RegularPages }}'
     '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>',
 }
+# The same layouts for matome, in Jinja, to time the two engines on the same work: the
+# stand-ins above, and ports of the real blog's own shortcodes (layouts/shortcodes/), which
+# Hugo renders from the site: every comment's body through markdownify, as Hugo's does.
+MATOME_LAYOUTS = {
+    "_default/baseof.html": "<!doctype html><html><head><title>{{ page.title }}</title></head>"
+    "<body>{% block main %}{% endblock %}</body></html>",
+    "_default/single.html": '{% extends "_default/baseof.html" %}{% block main %}'
+    "<h1>{{ page.title }}</h1>{{ page.content }}{% endblock %}",
+    "_default/list.html": '{% extends "_default/baseof.html" %}{% block main %}'
+    "<h1>{{ page.title }}</h1>{% for p in paginator.pages %}"
+    '<a href="{{ p.rel_permalink }}">{{ p.title }}</a>{% endfor %}{% endblock %}',
+    "index.json": "[{% for p in site.regular_pages %}{% if not loop.first %},{% endif %}"
+    '{{ {"permalink": p.permalink, "title": p.title} | jsonify }}{% endfor %}]',
+    "404.html": '{% extends "_default/baseof.html" %}{% block main %}<h1>404</h1>{% endblock %}',
+    "shortcodes/list.html": "<ul>{% for p in site.regular_pages[:shortcode.get('limit') | int] %}"
+    '<li><a href="{{ p.rel_permalink }}">{{ p.title }}</a></li>{% endfor %}</ul>',
+    "shortcodes/matomeQuote.html": '<div>\n  <div>\n    <span class="text-primary-700 font-bold'
+    " mr-5\">{{- shortcode.get('userName') -}}</span>\n    <span>{{- shortcode.get('createdAt')"
+    ' -}}</span>\n  </div>\n  <p\n    class="text-lg font-bold"\n    style="color:'
+    "{{- shortcode.get('color') if shortcode.get('color') -}}\n    \">  "
+    "{{ shortcode.get('body') | markdownify }}\n  </p>\n</div>\n",
+    "shortcodes/matomeSummary.html": '<div>\n  <div>\n    <span class="text-primary-700'
+    " font-bold mr-5\">{{- shortcode.get('userName') -}}</span>\n    <span>"
+    "{{- shortcode.get('createdAt') -}}</span>\n  </div>\n  <p\n    class=\"text-lg font-bold"
+    " \ntext-primary-700    {{ 'text-primary-700' if shortcode.get('color') }}\"\n    >\n  "
+    "{{ shortcode.get('body') | replace('\\\\n', '<br><br>') | safe }}\n  </p>\n</div>\n",
+}
 THEME_PREFIXES = ("css/", "js/", "pagefind/", "thumbnails/", "images/")
 
 
@@ -67,6 +94,17 @@ def prepare_for_hugo(site: Path, into: Path) -> Path:
         with markup.open("a") as f:
             f.write('\n[goldmark.renderHooks.link]\nuseEmbedded = "never"\n')
     return hugo_site
+
+
+def prepare_same_layouts(site: Path, into: Path) -> Path:
+    """A copy matome builds with ``MATOME_LAYOUTS`` (a site's own templates win over the theme)."""
+    copy = into / "matome-same-layouts"
+    shutil.copytree(site, copy)
+    for rel, text in MATOME_LAYOUTS.items():
+        path = copy / "templates" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return copy
 
 
 _QUOTE_CALL = re.compile(r"\{\{<\s*matomeQuote\b")

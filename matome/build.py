@@ -849,7 +849,12 @@ def write_new(path: Path, data: bytes) -> os.stat_result:
     try:
         fd = os.open(path, _NEW_FILE, 0o666)
     except FileNotFoundError:  # the first file of its folder (asking first costs a syscall each)
-        os.makedirs(path.parent, exist_ok=True)
+        try:  # its parent folder is most often there: one mkdir, not makedirs' stat and mkdir
+            os.mkdir(path.parent)
+        except FileNotFoundError:
+            os.makedirs(path.parent, exist_ok=True)
+        except FileExistsError:  # another worker made it in between
+            pass
         fd = os.open(path, _NEW_FILE, 0o666)
     try:
         with memoryview(data) as view:

@@ -121,6 +121,19 @@ def plainify(value: Any) -> str:
     return _TAG.sub("", str(value))
 
 
+# XML 1.0 forbids the C0 controls but tab, newline and carriage return.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_XML_REPLACEMENTS = {code: 0xFFFD for code in range(32) if code not in (9, 10, 13)}
+
+
+def xml_text(value: Any) -> str:
+    """``value`` fit for an XML 1.0 document: each forbidden control character becomes
+    U+FFFD. The search goes first: ``str.translate`` looks up every character, which
+    for the real blog's feeds (14 MB) took half a second."""
+    text = value if isinstance(value, str) else str(value)
+    return text.translate(_XML_REPLACEMENTS) if _XML_FORBIDDEN.search(text) else text
+
+
 @dataclass(frozen=True)
 class CommentTime:
     """A comment's ``createdAt`` for display: ``iso`` is set when it is a date and time."""
@@ -325,6 +338,7 @@ def make_environment(source: Path) -> jinja2.Environment:
         html_unescape=html.unescape,
         truncate_words=truncate_text,
         comment_time=comment_time,
+        xml_text=xml_text,
     )
     env.globals.update(date_format=date_format, plainify=plainify, humanize=humanize)
     return env

@@ -242,3 +242,16 @@ def test_template_calls_give_what_plain_jinja_gives(tmp_path):
     ours = make_environment(tmp_path).from_string(source).render(values)
     assert ours == expected
     assert "[a:1]" in ours and "meTrue1" in ours and ours.count("me") == 4
+
+
+def test_xml_text_replaces_only_what_xml_forbids_and_keeps_the_type():
+    from markupsafe import Markup
+
+    from matome.render import xml_text
+
+    every_control = "".join(map(chr, range(32)))
+    assert xml_text(every_control) == "\ufffd" * 9 + "\t\n\ufffd\ufffd\r" + "\ufffd" * 18
+    assert xml_text("日本\x7f\x85 <b>") == "日本\x7f\x85 <b>"  # XML 1.0 allows these
+    assert type(xml_text(Markup("<p>a\x08</p>"))) is Markup
+    assert xml_text(Markup("<p>a\x08</p>")) == Markup("<p>a\ufffd</p>")
+    assert xml_text(3) == "3"
