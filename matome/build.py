@@ -787,7 +787,7 @@ def _number_reads(
 def render_output(item: Output, state: BuildState) -> bytes:
     site = state.site
     if item.kind == "alias":
-        return alias_html(item.target).encode()
+        return alias_html(item.target, site.config.language.language_code).encode()
     if item.kind in ("sitemap", "robots", "404"):
         name = {"sitemap": "sitemap.xml", "robots": "robots.txt", "404": "404.html"}[item.kind]
         text = _render_first(state.env, [name, f"_default/{name}"], page=site.home, site=site)

@@ -245,6 +245,16 @@ CASES: dict[str, str] = {
     "linkify_after_code": "`code`https://x.y/a\n",
     "linkify_email_edges": "a@b.c foo@bar foo@example.com. x_y@ex-ample.org\n",
     "linkify_www_trailing": "www.example.com. and www.example.com/\n",
+    # punctuation after a closing parenthesis: Goldmark trims it before balancing, so the
+    # ')' stays out of the link (on the real blog: "(https://news.ycombinator.com/item?id=1).")
+    "linkify_paren_then_punct": "(https://x.y/a). (https://x.y/b)! (https://x.y/c)?. "
+    "(www.x.y/d), (https://x.y/e_(f)). (https://x.y/g)(h). https://x.y/i)j).\n",
+    # Goldmark does not look into raw HTML: the text of a raw <a> is linked again
+    "linkify_in_raw_anchor": "見て <a href=”https://x.y/”>https://x.y/</a>の例 "
+    "<a href='https://x.y/a...' target='_blank'>https://x.y/a...</a> "
+    '<A HREF=x>https://x.y/c</A> <a href="/p">[x](/y) https://x.y/z</a>\n',
+    "linkify_cut_keeps_inner_punct": "https://x.y/a.). https://x.y/b~). https://x.y/c;). "
+    "https://x.y/d&amp;). https://x.y/e&amp;. https://x.y/f&amp;!\n",
     "angle_brackets_text": "a<b and <3 and a -> b <- c => d\n",
     "code_span_multiline": "`code\nspan` and `a\\b`\n",
     "image_empty_alt": "![](/empty.png) and ![ref]\n\n[ref]: /r.png\n",

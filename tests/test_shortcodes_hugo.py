@@ -394,10 +394,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "<p>...</p> (invalid HTML: <p><details>); matome drops that <p>. Real articles end one "
         "details block and open the next on the following line"
     ),
-    "quote_fullwidth_href": (
-        "a bare URL that is the text of a raw <a>: Goldmark's linkify makes it a second link "
-        "nested inside the first (invalid HTML); matome leaves the link text as text"
-    ),
     "in_heading": (
         "a {{< >}} call inside a heading: both tools build the heading ID from the text that "
         "holds the placeholder, Hugo's (title-hahahugoshortcode42s0hbhb, from a per-build "

@@ -554,37 +554,36 @@ _EMAIL_DOMAIN_RE = re.compile(
 _URL_TRAILING = "?!.,:*_~"
 
 
-def _trim_url_end(text: str, end: int) -> tuple[int, bool]:
-    """Goldmark's end fix-ups: a final '.', unbalanced ')' or an entity are left out.
-
-    The second value says whether trailing punctuation may still be trimmed; Goldmark
-    (v1.8.6, as in Hugo 0.168) skips that after cutting a ')' or an entity.
-    """
+def _trim_url_end(text: str, end: int) -> int:
+    """Goldmark's end fix-ups, in Hugo 0.168's order: trailing punctuation first, then an
+    unbalanced ')' (as many characters as there are unmatched ones) or a final entity.
+    So ``(https://x.org/a).`` links ``https://x.org/a`` and ``https://x.org/a.)`` keeps
+    its '.': nothing is trimmed after the cut."""
+    while end > 1 and text[end - 1] in _URL_TRAILING:
+        end -= 1
     last = text[end - 1]
-    if last == ".":
-        return end - 1, True
     if last == ")":
         unbalanced = text[:end].count(")") - text[:end].count("(")
-        return (end - unbalanced, False) if unbalanced > 0 else (end, True)
+        return end - unbalanced if unbalanced > 0 else end
     if last == ";":
         i = end - 2
         while i >= 0 and text[i].isascii() and text[i].isalnum():
             i -= 1
         if i != end - 2 and i >= 0 and text[i] == "&":
-            return i, False
-    return end, True
+            return i
+    return end
 
 
-def _match_url(text: str) -> tuple[int, str, bool] | None:
-    """(length, kind, trimmable) of a Goldmark-linkified URL at the start of ``text``."""
+def _match_url(text: str) -> tuple[int, str] | None:
+    """(length, kind) of a Goldmark-linkified URL at the start of ``text``."""
     if text.startswith(("http:", "https:", "ftp:")):
         m = _URL_RE.match(text)
         if m:
-            return (*_trim_url_end(text, m.end()), "url")
+            return _trim_url_end(text, m.end()), "url"
     if text.startswith("www."):
         m = _WWW_RE.match(text)
         if m:
-            return (*_trim_url_end(text, m.end()), "www")
+            return _trim_url_end(text, m.end()), "www"
     return None
 
 
@@ -608,12 +607,14 @@ def _match_email(text: str) -> int | None:
 def _autolink_at(text: str) -> tuple[int, str] | None:
     """(length, kind) of the URL or e-mail address Goldmark links at the start of ``text``."""
     found = _match_url(text)
-    end, trimmable, kind = found if found else (_match_email(text), True, "email")
+    if found:
+        return found
+    end = _match_email(text)
     if not end:
         return None
-    while trimmable and end > 1 and text[end - 1] in _URL_TRAILING:
+    while end > 1 and text[end - 1] in _URL_TRAILING:
         end -= 1
-    return end, kind
+    return end, "email"
 
 
 def _autolink_href(label: str, kind: str, protocol: str) -> str:
@@ -672,6 +673,20 @@ def _open_labels(state: StateInline) -> list[int]:
     if labels is None:
         labels = state.gm_labels = []
     return labels
+
+
+def _raw_html_keeps_link_level(html_inline):
+    """markdown-it counts a raw ``<a ...>`` as a link and links no URL until ``</a>``;
+    Goldmark does not look into raw HTML, so the text of ``<a href=x>https://x</a>`` is
+    linked again (a link in a link, as Hugo writes it)."""
+
+    def rule(state: StateInline, silent: bool) -> bool:
+        level = state.linkLevel
+        found = html_inline(state, silent)
+        state.linkLevel = level
+        return found
+
+    return rule
 
 
 def _linkify_rule(protocol: str):
@@ -2172,6 +2187,7 @@ def _install_inline_rules(md: MarkdownIt, s: _Settings) -> None:
         openers = [r.fn for r in ruler.__rules__ if r.name in ("link", "footnote_ref")]
         ruler.before("link", "link_labels", _label_rule(openers))
     ruler.before("html_inline", "gm_declaration_case", _lowercase_declaration)
+    _replace_rule(ruler, "html_inline", _raw_html_keeps_link_level)
     if s.strikethrough:
         ruler.before("emphasis", "gm_strikethrough", _strikethrough_tokenize)
         md.inline.ruler2.before("emphasis", "gm_strikethrough", _strikethrough_post)

@@ -8,7 +8,6 @@ same path (Hugo's "duplicate target paths") and split the work across workers.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,17 +149,32 @@ def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceErro
     return kept, errors
 
 
-def alias_html(target: str) -> str:
-    """The redirect page Hugo writes for an alias."""
-    target = html.escape(target, quote=True)
+# Go's html/template escapes these in text and attributes ('+' too: c++ is c&#43;&#43;).
+_GO_HTML_ESCAPES = str.maketrans(
+    {
+        "\0": "\ufffd",
+        '"': "&#34;",
+        "&": "&amp;",
+        "'": "&#39;",
+        "+": "&#43;",
+        "<": "&lt;",
+        ">": "&gt;",
+    }
+)
+
+
+def alias_html(target: str, lang: str) -> str:
+    """The redirect page Hugo (0.168) writes for an alias, byte for byte: ``lang`` is the
+    site language's code."""
+    target = target.translate(_GO_HTML_ESCAPES)
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en-us">\n'
-        "  <head>\n"
-        f"    <title>{target}</title>\n"
-        f'    <link rel="canonical" href="{target}">\n'
-        '    <meta charset="utf-8">\n'
-        f'    <meta http-equiv="refresh" content="0; url={target}">\n'
-        "  </head>\n"
+        f'<html lang="{lang.translate(_GO_HTML_ESCAPES)}">\n'
+        "\t<head>\n"
+        f"\t\t<title>{target}</title>\n"
+        f'\t\t<link rel="canonical" href="{target}">\n'
+        '\t\t<meta charset="utf-8">\n'
+        f'\t\t<meta http-equiv="refresh" content="0; url={target}">\n'
+        "\t</head>\n"
         "</html>\n"
     )
