@@ -10,11 +10,17 @@ wrote. Paths of matome's own theme (``css/``, ``js/``, ``pagefind/``,
 counted against the ``matomeQuote`` calls in its source. Exit status 1 when
 Hugo wrote a path that matome did not, matome wrote a page path Hugo did not,
 or an article lost or gained a comment.
+
+Last, matome builds the site again with Jinja ports of Hugo's layouts
+(``MATOME_LAYOUTS``), and every HTML page both wrote is compared with Hugo's,
+whitespace between tags aside: the pages that differ are listed with where each
+first differs (reported, not counted in the exit status).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -129,6 +135,30 @@ def comment_mismatches(site: Path, out: Path) -> tuple[int, int, list[str]]:
     return pages, comments, wrong
 
 
+_BETWEEN_TAGS = re.compile(r">\s+<")
+_HUGO_GENERATOR = re.compile(r'<meta name="generator" content="Hugo [^"]*">')  # home pages
+
+
+def html_differences(matome_out: Path, hugo_out: Path) -> tuple[int, list[str]]:
+    """The HTML pages both wrote, and those that differ (whitespace between tags
+    aside), each with the text around where it first differs."""
+    compared, found = 0, []
+    for path in sorted(hugo_out.rglob("*.html")):
+        rel = path.relative_to(hugo_out).as_posix()
+        ours = matome_out / rel
+        if not ours.is_file():
+            continue
+        compared += 1
+        a = _BETWEEN_TAGS.sub("><", ours.read_text(encoding="utf-8"))
+        b = _BETWEEN_TAGS.sub("><", _HUGO_GENERATOR.sub("", path.read_text(encoding="utf-8")))
+        if a != b:
+            at = len(os.path.commonprefix([a, b]))
+            found.append(
+                f"{rel}\n    matome: {a[at - 50 : at + 70]!r}\n    hugo:   {b[at - 50 : at + 70]!r}"
+            )
+    return compared, found
+
+
 def files_under(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
@@ -169,6 +199,13 @@ def main() -> int:
         hugo_files = files_under(tmp_path / "hugo-out")
         matome_files = files_under(tmp_path / "matome-out")
         pages, comments, wrong = comment_mismatches(site, tmp_path / "matome-out")
+        same = prepare_same_layouts(site, tmp_path)
+        subprocess.run(
+            [sys.executable, "-m", "matome", "build", "--quiet", "-s", str(same), "-d",
+             str(tmp_path / "matome-same-out")],
+            check=True,
+        )  # fmt: skip
+        compared, differ = html_differences(tmp_path / "matome-same-out", tmp_path / "hugo-out")
     only_hugo = sorted(hugo_files - matome_files)
     only_matome = sorted(matome_files - hugo_files)
     theme = [p for p in only_matome if p.startswith(THEME_PREFIXES)]
@@ -187,6 +224,9 @@ def main() -> int:
         f"comment cards: {comments} in {pages} articles; articles whose count differs: {len(wrong)}"
     )
     for line in wrong[:20]:
+        print(f"  {line}")
+    print(f"with Hugo's layouts: {compared} HTML pages compared, {len(differ)} differ")
+    for line in differ[:30]:
         print(f"  {line}")
     return 1 if only_hugo or extra or wrong else 0
 
