@@ -48,7 +48,7 @@ VARIANTS: dict[str, list[str]] = {
     "expired": ["-E"],
     "baseurl": ["-b", "https://cdn.example.net/blog/"],  # a base URL with a path
     "paginate": [],  # config rewritten to the old `paginate` key, see _prepare_source
-    "related": [],  # RELATED_CONFIGS: the real blog's [related] block
+    "related": [],  # RELATED_CONFIGS: the real blog's [related] block and summaryLength
     "related-tuned": [],  # and every setting Hugo reads from it
 }
 
@@ -151,7 +151,11 @@ def _prepare_source(variant: str, tool: str) -> Path:
         cfg.write_text(text, encoding="utf-8")
     if variant in RELATED_CONFIGS:
         cfg = src / "config" / "_default" / "hugo.toml"
-        cfg.write_text(cfg.read_text(encoding="utf-8") + RELATED_CONFIGS[variant], encoding="utf-8")
+        text = cfg.read_text(encoding="utf-8")
+        if variant == "related":  # the real blog's: no summary at all
+            assert "summaryLength = 8\n" in text, "fixture changed: update this variant"
+            text = text.replace("summaryLength = 8\n", "summaryLength = 0\n")
+        cfg.write_text(text + RELATED_CONFIGS[variant], encoding="utf-8")
     return src
 
 

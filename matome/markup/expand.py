@@ -279,22 +279,58 @@ def _restore(m: re.Match, outputs: list[str]) -> str:
     return prefix + out + suffix
 
 
-_BLOCK = re.compile(r"<(p|h[1-6]|ul|ol|pre|blockquote|table|div|dl)\b[^>]*>.*?</\1>\s*", re.S)
-_TAGS = re.compile(r"<[^>]+>")
+# Words that are most likely markup, which Hugo's summary does not count: a lone tag, an
+# attribute, the '>' a cut at '</p' leaves.
+_MARKUP_WORD = re.compile(r"</?[A-Za-z]+>?|[A-Za-z]+=[\"'].*|>")
+
+
+def _counted_words(segment: str) -> int:
+    """Words as Hugo's summary counts them in raw HTML: cut at each space and before the
+    last character (so a one-letter last word is not counted), markup left out."""
+    count, start, last = 0, 0, len(segment) - 1
+    for i, ch in enumerate(segment):
+        if ch.isspace() or i == last:
+            word = segment[start:i].strip()
+            if word and not _MARKUP_WORD.fullmatch(word):
+                count += 1
+            start = i
+    return count
 
 
 def auto_summary(html: str, length: int) -> tuple[str, bool]:
-    """Hugo's automatic summary: whole paragraphs until ``summaryLength`` words are reached."""
-    taken = []
-    words = 0
-    end = 0
-    for m in _BLOCK.finditer(html):
-        if m.group(1) != "p":
+    """Hugo's automatic summary: the HTML, whatever its blocks, up to the ``</p>`` that
+    ends the paragraph in which the ``summaryLength``-th word falls; all of it when there
+    are fewer words, none when ``summaryLength`` is 0. Returns (summary, truncated)."""
+    if length <= 0:
+        return "", bool(html.strip())
+    count, pos = 0, 0
+    while (close := html.find("</p>", pos)) != -1:
+        count += _counted_words(html[pos:close])
+        if count >= length:
+            end = _closed_from(html, close + len("</p>"))
+            return html[:end].strip(), bool(html[end:].strip())
+        pos = close + len("</p")  # Hugo goes on from the '>'
+    return html.strip(), False
+
+
+_TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*?(/?)>", re.S)
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+
+
+def _closed_from(html: str, cut: int) -> int:
+    """``cut``, or if it falls inside elements (a paragraph in a blockquote, a list, a
+    ``<div>``), the end of the outermost one: Hugo 0.168 does not split a container."""
+    stack: list[str] = []
+    for m in _TAG.finditer(html):
+        if m.start() >= cut and not stack:
+            return cut
+        closing, name = m.group(1), (m.group(2) or "").lower()
+        if not name or name in _VOID or m.group(3):
             continue
-        taken.append(m.group(0).strip())
-        words += len(_TAGS.sub(" ", m.group(0)).split())
-        end = m.end()
-        if words >= length:
-            break
-    summary = "\n".join(taken)
-    return summary, bool(html[end:].strip()) and bool(taken)
+        if not closing:
+            stack.append(name)
+        elif name in stack:
+            del stack[len(stack) - 1 - stack[::-1].index(name) :]
+            if not stack and m.end() >= cut:
+                return m.end()
+    return cut if not stack else len(html)
