@@ -790,7 +790,8 @@ def render_output(item: Output, state: BuildState) -> bytes:
         return alias_html(item.target, site.config.language.language_code).encode()
     if item.kind in ("sitemap", "robots", "404"):
         name = {"sitemap": "sitemap.xml", "robots": "robots.txt", "404": "404.html"}[item.kind]
-        text = _render_first(state.env, [name, f"_default/{name}"], page=site.home, site=site)
+        page = site.not_found if item.kind == "404" else site.home
+        text = _render_first(state.env, [name, f"_default/{name}"], page=page, site=site)
     else:
         page = site.pages[item.page]
         # Each worker renders one output at a time, so the page can carry the current pager.

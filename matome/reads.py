@@ -232,6 +232,8 @@ class GraphView:
     def __init__(self, site: Site):
         self.site = site
         self.by_key = {page_key(p): p for p in site.pages}
+        if site.not_found is not None:
+            self.by_key[page_key(site.not_found)] = site.not_found
         self.by_file = {p.file.filename: p for p in site.pages if p.file is not None}
         self.memo: dict[tuple, Any] = {}
 

@@ -109,6 +109,7 @@ class Site:
     static_content: list[tuple]
     build_date: datetime
     by_path: dict[str, Page] = field(default_factory=dict)  # content path and URL -> page
+    not_found: Page | None = None  # the page 404.html renders, Hugo's kind "404"
     related_index: Related | None = None
     errors: list[SourceError] = field(default_factory=list)
 
@@ -205,12 +206,24 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         errors=errors,
     )
     site.related_index = build_related(config, regular)
+    site.not_found = _not_found_page(config, site, home)
     for page in all_pages:
         page.site = site
         if page.kind != "page":
             page.pagers = paginate(page, config.pager_size, site)
             page.paginator = page.pagers[0]
     return site
+
+
+def _not_found_page(config: SiteConfig, site: Site, home: Page) -> Page:
+    """Hugo's 404 page: its own kind, title and URL (not the home page's), in no list."""
+    page = Page(kind="404", title="404 Page not found", params={}, rel_permalink="", out_path="")
+    set_location(page, "/404.html", config)
+    page.parent = home
+    page.site = site
+    page.site_params = config.params
+    page.index = -1
+    return page
 
 
 def _make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[str, Page]:
