@@ -84,14 +84,19 @@ def unpack(source: Path, into: Path) -> Path:
     return into / "site"
 
 
-def prepare_for_hugo(site: Path, into: Path) -> Path:
-    """A copy Hugo can build: no missing theme, stand-in layouts, the link hook off."""
-    hugo_site = into / "hugo-site"
-    shutil.copytree(site, hugo_site)
-    for rel, text in HUGO_LAYOUTS.items():
-        path = hugo_site / "layouts" / rel
+def copy_with_layouts(site: Path, copy: Path, folder: str, layouts: dict[str, str]) -> Path:
+    """``site`` copied to ``copy``, with ``layouts`` written into its ``folder``."""
+    shutil.copytree(site, copy)
+    for rel, text in layouts.items():
+        path = copy / folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    return copy
+
+
+def prepare_for_hugo(site: Path, into: Path) -> Path:
+    """A copy Hugo can build: no missing theme, stand-in layouts, the link hook off."""
+    hugo_site = copy_with_layouts(site, into / "hugo-site", "layouts", HUGO_LAYOUTS)
     for config in (hugo_site / "config" / "_default").glob("hugo.toml"):
         lines = [ln for ln in config.read_text().splitlines() if not ln.strip().startswith("theme")]
         config.write_text("\n".join(lines) + "\n")
@@ -104,13 +109,7 @@ def prepare_for_hugo(site: Path, into: Path) -> Path:
 
 def prepare_same_layouts(site: Path, into: Path) -> Path:
     """A copy matome builds with ``MATOME_LAYOUTS`` (a site's own templates win over the theme)."""
-    copy = into / "matome-same-layouts"
-    shutil.copytree(site, copy)
-    for rel, text in MATOME_LAYOUTS.items():
-        path = copy / "templates" / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return copy
+    return copy_with_layouts(site, into / "matome-same-layouts", "templates", MATOME_LAYOUTS)
 
 
 _QUOTE_CALL = re.compile(r"\{\{<\s*matomeQuote\b")
