@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import os
 import shutil
 import tempfile
@@ -265,6 +266,8 @@ class LiveSite:
         # Rebuilds run in the watcher's thread, renders on request in the server's threads.
         self.lock = threading.RLock()
         self._visited_lock = threading.Lock()
+        self._settled = True  # see settle()
+        self._changed_at = 0.0
 
     # --- entry points --------------------------------------------------------------
     def full(self) -> Outcome:
@@ -282,6 +285,20 @@ class LiveSite:
     def affected_by(self, changed: set[Path]) -> bool:
         """Whether any of these paths is something a build reads (or a failed one is pending)."""
         return self.paths is None or any(self.paths.kind_of(p) for p in self.pending | changed)
+
+    def settle(self, idle: float = 1.0) -> bool:
+        """Once nothing has been rebuilt for ``idle`` seconds: free what the last rebuilds
+        left (an old site graph is garbage in cycles) and freeze what stays, so that the
+        cyclic collector skips it during the next rebuild. On the real blog a full
+        collection took 0.35 to 0.45 s of every front matter edit. Returns whether it ran."""
+        if self._settled or time.monotonic() - self._changed_at < idle:
+            return False
+        with self.lock:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            self._settled = True
+        return True
 
     def visit(self, out_path: str) -> None:
         """The server sent this page to a browser: keep it fresh at once after a change."""
@@ -851,6 +868,7 @@ class LiveSite:
     def _finish(self, outcome: Outcome, started: float) -> Outcome:
         outcome.errors.sort(key=lambda e: (e.path, e.line, e.col))
         outcome.seconds = time.perf_counter() - started
+        self._settled, self._changed_at = False, time.monotonic()
         return outcome
 
 

@@ -265,18 +265,20 @@ class QuickCallContext(Context):
     ``Context.call`` asks every callable, on every call, whether it wants the context or
     the environment passed in (``hasattr`` checks that fail): 2 us a call, a tenth of a
     matome comment card. Here the answer is known for built-in methods (no attribute
-    can be set on them), kept per Python function, and known for macros."""
+    can be set on them), marked on each Python function, and known for macros."""
 
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's names)
         kind = type(__obj)
         if kind is Macro and _MACRO_TAKES_EVAL_CONTEXT:
             __obj, args = __obj.__call__, (__self.eval_ctx, *args)
-        elif kind is not BuiltinFunctionType:
-            key = __obj.__func__ if kind is MethodType else __obj
-            if key not in _TAKES_NOTHING:
-                if kind not in (FunctionType, MethodType) or hasattr(__obj, "jinja_pass_arg"):
+        elif kind is FunctionType or kind is MethodType:
+            marks = getattr(__obj.__func__ if kind is MethodType else __obj, "__dict__", None)
+            if marks is None or _TAKES_NOTHING not in marks:
+                if marks is None or hasattr(__obj, "jinja_pass_arg"):
                     return super().call(__obj, *args, **kwargs)
-                _TAKES_NOTHING.add(key)
+                marks[_TAKES_NOTHING] = True
+        elif kind is not BuiltinFunctionType:
+            return super().call(__obj, *args, **kwargs)
         if kwargs:  # what Jinja adds inside loops and blocks, for callables that take the context
             kwargs.pop("_loop_vars", None)
             kwargs.pop("_block_vars", None)
@@ -307,7 +309,9 @@ class QuickImportTemplate(jinja2.Template):
         return super()._get_default_module(ctx)
 
 
-_TAKES_NOTHING: set = set()  # Python functions marked with none of Jinja's pass_* decorators
+# Marks, on the function itself, one with none of Jinja's pass_* decorators. A set of them
+# kept `matome serve`'s every site graph alive (each holds functions bound to its site).
+_TAKES_NOTHING = "_matome_takes_nothing"
 _MACRO_TAKES_EVAL_CONTEXT = getattr(Macro.__call__, "jinja_pass_arg", None) is getattr(
     jinja2.pass_eval_context(lambda: None), "jinja_pass_arg", False
 )

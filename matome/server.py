@@ -425,6 +425,7 @@ def serve(args: argparse.Namespace, flags: Flags) -> int:
         print("Press Ctrl+C to stop", flush=True)
         while True:
             time.sleep(0.5)
+            live.settle()
     except KeyboardInterrupt:
         pass
     finally:
