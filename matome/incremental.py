@@ -390,7 +390,8 @@ class LiveSite:
             return self._full()
         changed = self.pending | changed
         kinds: dict[str, set[Path]] = defaultdict(set)
-        for path in changed:
+        gone = self._gone_unknown(changed)
+        for path in changed - gone:
             kind = self.paths.kind_of(path)
             if kind:
                 kinds[kind].add(path)
@@ -410,6 +411,27 @@ class LiveSite:
         return outcome
 
     # --- incremental ---------------------------------------------------------------
+    def _gone_unknown(self, changed: set[Path]) -> set[Path]:
+        """Content paths that are gone and that the last build never read: a tool's
+        temporary file, written and renamed over the article (``sed -i``, an editor's
+        safe save). They change nothing, where a new file means loading every file."""
+        gone = {p for p in changed if not os.path.lexists(p)}
+        if not gone or self.loaded is None:
+            return set()
+        read = set()
+        for page in self.loaded.pages:
+            if page.file is not None:
+                read.add(page.file.filename)
+                folder = os.path.dirname(page.file.filename)
+                read.update(os.path.join(folder, name) for name in page.resource_names)
+        folders = {os.path.dirname(path) for path in read}
+        return {
+            p
+            for p in gone
+            if str(p) not in read
+            and not any(f == str(p) or f.startswith(f"{p}{os.sep}") for f in folders)
+        }
+
     def _body_edits(self, paths: set[Path]) -> list[tuple[Page, Any]] | None:
         """The pages whose file changed only below its front matter; None if anything else did."""
         edits = []

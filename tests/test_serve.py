@@ -453,6 +453,35 @@ def tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
+def test_a_temporary_file_renamed_over_an_article_reads_no_other_file(tmp_path, monkeypatch):
+    """``sed -i`` and safe-saving editors write a temporary file and rename it over the
+    article: the watcher reports both paths. The temporary one, gone and never read, must
+    not count as a new file (that reads every article again), and the edit must show."""
+    import matome.incremental as incremental
+
+    site = make_site(tmp_path / "site", articles=4)
+    root = tmp_path / "served"
+    root.mkdir()
+    live = LiveSite(site, Flags(environment="development"), root, workers=1)
+    assert live.full().ok
+    full_loads = []
+    plain = incremental.load_content
+    monkeypatch.setattr(incremental, "load_content", lambda *a: full_loads.append(a) or plain(*a))
+    post = site / "content/posts/a2/index.md"
+    temp = post.parent / "sedX1b2c3"
+    temp.write_text(re.sub(r"title = '[^']*'", "title = 'Renamed over'", post.read_text()))
+    temp.replace(post)
+    outcome = live.update({post.resolve(), temp.resolve()})
+    assert outcome.ok and outcome.kind == "graph"
+    assert full_loads == []
+    assert "Renamed over" in (root / "posts/a2/index.html").read_text()
+    # A file the last build read that is gone (a deleted article) still reloads the site.
+    (site / "content/posts/a3/index.md").unlink()
+    assert live.update({(site / "content/posts/a3/index.md").resolve()}).ok
+    assert len(full_loads) == 1
+    assert not (root / "posts/a3/index.html").exists()
+
+
 def test_front_matter_edits_keep_no_old_site_graph_alive(tmp_path):
     """Each title edit builds the site graph again; the graphs before it must be freed (a
     set of the functions bound to each graph kept them all: 20 MB an edit on the real blog),
