@@ -554,13 +554,19 @@ _EMAIL_DOMAIN_RE = re.compile(
 _URL_TRAILING = "?!.,:*_~"
 
 
+def _without_trailing(text: str, end: int) -> int:
+    """``end`` moved back over the punctuation Goldmark leaves out of a link's end."""
+    while end > 1 and text[end - 1] in _URL_TRAILING:
+        end -= 1
+    return end
+
+
 def _trim_url_end(text: str, end: int) -> int:
     """Goldmark's end fix-ups, in Hugo 0.168's order: trailing punctuation first, then an
     unbalanced ')' (as many characters as there are unmatched ones) or a final entity.
     So ``(https://x.org/a).`` links ``https://x.org/a`` and ``https://x.org/a.)`` keeps
     its '.': nothing is trimmed after the cut."""
-    while end > 1 and text[end - 1] in _URL_TRAILING:
-        end -= 1
+    end = _without_trailing(text, end)
     last = text[end - 1]
     if last == ")":
         unbalanced = text[:end].count(")") - text[:end].count("(")
@@ -610,11 +616,7 @@ def _autolink_at(text: str) -> tuple[int, str] | None:
     if found:
         return found
     end = _match_email(text)
-    if not end:
-        return None
-    while end > 1 and text[end - 1] in _URL_TRAILING:
-        end -= 1
-    return end, "email"
+    return (_without_trailing(text, end), "email") if end else None
 
 
 def _autolink_href(label: str, kind: str, protocol: str) -> str:
@@ -1818,15 +1820,7 @@ def _toc_attrs(raw: str) -> str:
 
 
 def _bluemonday_text(text: str, decoded: bool = False) -> str:
-    if not decoded:
-        text = html.unescape(text)
-    return (
-        text.replace("&", "&amp;")
-        .replace("'", "&#39;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&#34;")
-    )
+    return _go_escape(text if decoded else html.unescape(text))
 
 
 # --- plain text of a heading, as Hugo computes it for the ID ---------------------------------
