@@ -47,6 +47,10 @@ CASES: dict[str, str] = {
     "cjk_strong_punct_before": "これは**「強調」**\n",
     "cjk_em_underscore": "日本_語_です\n",
     "cjk_em_star": "日本*語*です\n",
+    # marks that are text where nothing makes them syntax (the fast path takes them)
+    "inert_marks": "C# で $5、2^10、[1] と [注] と snake_case の話\n",
+    "brackets_and_urls": "[1] https://example.com と [see https://example.org] と [x]https://a.jp\n",
+    "underscore_before_url": "foo_https://example.com と a_b www.example.org\n",
     # headings
     "atx_headings": "# H1\n## H2\n### H3\n#### H4\n##### H5\n###### H6\n",
     "closing_hashes": "## Title ##\n",
@@ -632,6 +636,9 @@ COMMENT_BODIES = [
     "リンク:<br>https://news.ycombinator.com/item?id=1<br>www.example.com/path.",
     "この記事https://example.com/itemは面白い",
     'He wrote "see https://example.com/x" -- then (https://example.com/y).',
+    "C#で$5、2^10の話。snake_caseと[1]と[注]",
+    "[1] https://example.com/a_b [2] https://example.org",
+    "日本_語とfoo_bar_bazは強調にならない",
 ]
 
 _ATOMS = st.sampled_from(
@@ -641,6 +648,7 @@ _ATOMS = st.sampled_from(
     + [":", ": ", "\n:", "://", ":smile:", ":+1:", ":no_such_emoji:", "https", "ftp", "ja"]
     + ["https://example.com", "www.example.org", "http://a.b/c-d.e?f=g&h=i#j", "/x_y", "(", ")"]
     + ["ftp://x.jp/", "https://例え.jp", "。", "（", "）", "<br>https://x.org/", ".https://x.io"]
+    + ["[", "]", "[1]", "](", "]:", "^", "#", "$", "a_b", "_x", "\n#"]
 )
 
 
@@ -680,6 +688,10 @@ URL_EDGES = [
     "https://a.com/www.b.com",
     "(https://a.com/(x))),",
     "https://a.com.https://b.com",
+    "[see https://x.com] and [a] https://y.com",
+    "[[a] https://x.com",
+    "foo_https://x.com",
+    "a_b https://x.com/c_d",
 ]
 
 

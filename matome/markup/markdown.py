@@ -2347,19 +2347,30 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 
 # Checks that refuse the fast path, cheapest first: one regex of many alternatives tried
 # them all at every character (11 us a comment body; these take 2).
-_FAST_SYNTAX = re.compile(r"[*_\[\]`\\!~|#@&{}$^\t\r\x00]")  # Markdown syntax, entities, e-mail
+_FAST_SYNTAX = re.compile(r"[*`\\!~|@&{}\t\r\x00]")  # Markdown syntax, entities, e-mail
+# '_', '[', ']' and '^' are text unless a rule takes them: an underscore between two letters
+# or digits never starts or ends emphasis (snake_case), and brackets are a link or footnote
+# only with "](", "][", "]:", "[^" or "^[". Linkify still sees them: it starts right after
+# an underscore, and links nothing inside an unclosed '['.
+_FAST_MAYBE = re.compile(r"[_\[\]^]")
+_FAST_BRACKETS = re.compile(r"\]\(|\]\[|\]:|\[\^|\^\[")
+_INNER_UNDERSCORES = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")
+_SQUARE = re.compile(r"[\[\]]")
 _FAST_COLON = re.compile(r":[A-Za-z0-9_+-]+:|^ *:", re.M)  # an emoji name, a definition
 _FAST_HTML = re.compile(r"<(?!br ?/?>)|(?<!<br)(?<!<br/)(?<!<br /)>")  # HTML other than <br>
 # Block starts and blank-looking lines, then indented code: on the first line, then (when
 # there are more) at every line start.
-_LINE_START_SYNTAX = r" *(?:[=+\-]|\d{1,9}[.)]|<br ?/?>\s*$)| +$"
+_LINE_START_SYNTAX = r" *(?:[=+\-#]|\d{1,9}[.)]|<br ?/?>\s*$)| +$"
 _FAST_FIRST_LINE = re.compile(rf"{_LINE_START_SYNTAX}| {{4}}")
 _FAST_LINES = re.compile(rf"^(?:{_LINE_START_SYNTAX})|(?:\A\n*|\n\n) {{4}}", re.M)
 
 
-def _fast_refused(text: str) -> bool:
-    """Whether ``text`` may hold something the fast path does not render."""
+def _fast_refused(text: str, spans: list[Span] | None) -> bool:
+    """Whether ``text`` (its linked URLs, ``spans``, masked) may hold something the fast
+    path does not render."""
     if _FAST_SYNTAX.search(text):
+        return True
+    if _FAST_MAYBE.search(text) and not _inert_marks(text, spans):
         return True
     if ":" in text and _FAST_COLON.search(text):
         return True
@@ -2368,6 +2379,36 @@ def _fast_refused(text: str) -> bool:
     if _FAST_FIRST_LINE.match(text):
         return True
     return "\n" in text and _FAST_LINES.search(text) is not None
+
+
+def _inert_marks(text: str, spans: list[Span] | None) -> bool:
+    """Whether every '_', '[', ']' and '^' of ``text`` is plain text, and no URL is linked
+    other than as ``spans`` says."""
+    if "_" in text:
+        runs = list(_INNER_UNDERSCORES.finditer(text))
+        if text.count("_") != sum(m.end() - m.start() for m in runs):
+            return False
+        if any(_URL_START.match(text, m.end()) for m in runs):
+            return False
+    if _FAST_BRACKETS.search(text):
+        return False
+    return not spans or _outside_labels(text, spans)
+
+
+def _outside_labels(text: str, spans: list[Span]) -> bool:
+    """Whether no span starts after an unclosed '[' (counted over the whole text, which
+    refuses more than the per-paragraph count of the full path would)."""
+    depth, starts = 0, iter(start for start, _, _ in spans)
+    start = next(starts)
+    for m in _SQUARE.finditer(text):
+        while start < m.start():
+            if depth:
+                return False
+            start = next(starts, None)
+            if start is None:
+                return True
+        depth = depth + 1 if m.group() == "[" else max(depth - 1, 0)
+    return not depth
 
 
 _FAST_TYPO = re.compile(r"""['"\-.]""")
@@ -2447,13 +2488,13 @@ class _FastPath:
         if not self.enabled:
             return None
         links = "://" in text or "www." in text
-        checked = text
+        checked, spans = text, None
         if links:
             spans = _bare_urls(text) if self.s.linkify else None
             if spans is None:
                 return None
             checked = _masked(text, spans)
-        if _fast_refused(checked):
+        if _fast_refused(checked, spans):
             return None
         body = text.strip("\n")
         if not body:
