@@ -92,6 +92,7 @@ CASES: dict[str, str] = {
     "code_span_lt": "use `a < b && c > d` here\n",
     "code_span_backticks": "`` `tick` `` and ` spaced `\n",
     "code_span_html": "`<script>alert(1)</script>`\n",
+    "code_span_japanese": '`logrotate`がやる。`*no em*`と"`q`"と`  `と`x`_y\n',
     "fence_go": '```go\nfunc main() {\n\tfmt.Println("hi")\n}\n```\n',
     "fence_plain": "```\nplain <x> & 'y' \"z\"\n```\n",
     "fence_unknown_lang": "```nosuchlang\nx < y\n```\n",
@@ -639,6 +640,7 @@ COMMENT_BODIES = [
     "C#で$5、2^10の話。snake_caseと[1]と[注]",
     "[1] https://example.com/a_b [2] https://example.org",
     "日本_語とfoo_bar_bazは強調にならない",
+    "ログは`logrotate`がやる。`a_b*c*`と`` x`y ``と` z `。<br>`<br>`は文字",
 ]
 
 _ATOMS = st.sampled_from(

@@ -2453,11 +2453,31 @@ def _bare_urls(text: str) -> list[Span] | None:
 _BR_FORMS = ("<br>", "<br/>", "<br />")
 
 
-def _masked(text: str, spans: list[Span]) -> str:
-    """``text`` with each span's characters replaced by letters, which no check refuses."""
+# A code span on one line: backticks, then the first run of as many (a code span across
+# lines, or unmatched backticks, are left in the text, which the fast path then refuses).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
+
+
+def _code_spans(text: str) -> list[Span]:
+    return [(m.start(), m.end(), "code") for m in _CODE_SPAN.finditer(text)]
+
+
+def _code_content(source: str) -> str:
+    """A code span's text as CommonMark takes it: one space off each side when both have
+    one and the text is not all spaces."""
+    ticks = len(source) - len(source.lstrip("`"))
+    content = source[ticks:-ticks]
+    if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+        return content[1:-1]
+    return content
+
+
+def _masked(text: str, spans: list[Span], fill: str = "a") -> str:
+    """``text`` with each span's characters replaced by ``fill``: letters for URLs, which no
+    check refuses, and for code spans "(", which no underscore beside it takes for a letter."""
     out, pos = [], 0
     for start, end, _ in spans:
-        out += [text[pos:start], "a" * (end - start)]
+        out += [text[pos:start], fill * (end - start)]
         pos = end
     out.append(text[pos:])
     return "".join(out)
@@ -2494,6 +2514,10 @@ class _FastPath:
             if spans is None:
                 return None
             checked = _masked(text, spans)
+        if "`" in text:
+            if links:  # a URL may run into a code span that starts after it
+                return None
+            checked = _masked(text, _code_spans(text), "(")
         if _fast_refused(checked, spans):
             return None
         body = text.strip("\n")
@@ -2511,8 +2535,8 @@ class _FastPath:
     def _paragraph(self, block: str, counter: _QuoteCount, links: bool) -> str:
         # The same text markdown-it's inline parser gets: outer spaces trimmed.
         block = block.strip(" ")
-        spans = _bare_urls(block) if links else None
-        anchors = [self._anchor(block[start:end], kind) for start, end, kind in spans or ()]
+        spans = _bare_urls(block) if links else _code_spans(block) if "`" in block else None
+        anchors = [self._span_html(block[start:end], kind) for start, end, kind in spans or ()]
         if self.s.typographer and _FAST_TYPO.search(block):
             block = self._typography(block, counter, spans)
         else:
@@ -2526,9 +2550,11 @@ class _FastPath:
             block = first + "".join(a + text for a, text in zip(anchors, rest, strict=True))
         return block
 
-    def _anchor(self, label: str, kind: str) -> str:
-        href = _autolink_href(label, kind, self.s.linkify_protocol)
-        return f'<a href="{_safe_href(href, self.s.unsafe)}">{escapeHtml(label)}</a>'
+    def _span_html(self, source: str, kind: str) -> str:
+        if kind == "code":
+            return f"<code>{escapeHtml(_code_content(source))}</code>"
+        href = _autolink_href(source, kind, self.s.linkify_protocol)
+        return f'<a href="{_safe_href(href, self.s.unsafe)}">{escapeHtml(source)}</a>'
 
     def _typography(self, block: str, counter: _QuoteCount, spans: list[Span] | None) -> str:
         subs = self.s.typographer
