@@ -2338,8 +2338,8 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 
 
 # --- markdownify fast path ------------------------------------------------------------------
-# Most markdownify inputs are short comments: plain text, line breaks, <br> and now and then
-# a bare URL. For those the Markdown machinery is pure overhead, so they are rendered
+# Most markdownify inputs are short comments: plain text, line breaks, <br>, now and then a
+# code span or a bare URL. For those the Markdown machinery is pure overhead, so they are rendered
 # directly - to exactly what the full path produces (tests compare the two). Anything that
 # might be Markdown syntax, HTML other than <br>, an entity, an e-mail address, or a URL
 # that linkify would not simply take after a space, a line start, a '(' or a <br> takes
