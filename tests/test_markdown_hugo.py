@@ -50,6 +50,7 @@ CASES: dict[str, str] = {
     # marks that are text where nothing makes them syntax (the fast path takes them)
     "inert_marks": "C# で $5、2^10、[1] と [注] と snake_case の話\n",
     "brackets_and_urls": "[1] https://example.com と [see https://example.org] と [x]https://a.jp\n",
+    "bang_and_ampersand": "すごい！でも AT&T と R&D は別!! &x と & だけ。!https://example.com\n",
     "underscore_before_url": "foo_https://example.com と a_b www.example.org\n",
     # headings
     "atx_headings": "# H1\n## H2\n### H3\n#### H4\n##### H5\n###### H6\n",
@@ -640,6 +641,7 @@ COMMENT_BODIES = [
     "C#で$5、2^10の話。snake_caseと[1]と[注]",
     "[1] https://example.com/a_b [2] https://example.org",
     "日本_語とfoo_bar_bazは強調にならない",
+    'AT&Tは高い!! でも& は文字。<br>"R&D"!',
     "ログは`logrotate`がやる。`a_b*c*`と`` x`y ``と` z `。<br>`<br>`は文字",
 ]
 
@@ -650,7 +652,7 @@ _ATOMS = st.sampled_from(
     + [":", ": ", "\n:", "://", ":smile:", ":+1:", ":no_such_emoji:", "https", "ftp", "ja"]
     + ["https://example.com", "www.example.org", "http://a.b/c-d.e?f=g&h=i#j", "/x_y", "(", ")"]
     + ["ftp://x.jp/", "https://例え.jp", "。", "（", "）", "<br>https://x.org/", ".https://x.io"]
-    + ["[", "]", "[1]", "](", "]:", "^", "#", "$", "a_b", "_x", "\n#"]
+    + ["[", "]", "[1]", "](", "]:", "^", "#", "$", "a_b", "_x", "\n#", "!", "![", "&amp;", "&;"]
 )
 
 

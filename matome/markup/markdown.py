@@ -2347,13 +2347,13 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 
 # Checks that refuse the fast path, cheapest first: one regex of many alternatives tried
 # them all at every character (11 us a comment body; these take 2).
-_FAST_SYNTAX = re.compile(r"[*`\\!~|@&{}\t\r\x00]")  # Markdown syntax, entities, e-mail
+_FAST_SYNTAX = re.compile(r"[*`\\~|@{}\t\r\x00]|&[#A-Za-z0-9]+;")  # syntax, entities, e-mail
 # '_', '[', ']' and '^' are text unless a rule takes them: an underscore between two letters
 # or digits never starts or ends emphasis (snake_case), and brackets are a link or footnote
-# only with "](", "][", "]:", "[^" or "^[". Linkify still sees them: it starts right after
+# only with "](", "][", "]:", "[^", "^[" or "![". Linkify still sees them: it starts right after
 # an underscore, and links nothing inside an unclosed '['.
 _FAST_MAYBE = re.compile(r"[_\[\]^]")
-_FAST_BRACKETS = re.compile(r"\]\(|\]\[|\]:|\[\^|\^\[")
+_FAST_BRACKETS = re.compile(r"\]\(|\]\[|\]:|\[\^|\^\[|!\[")
 _INNER_UNDERSCORES = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")
 _SQUARE = re.compile(r"[\[\]]")
 _FAST_COLON = re.compile(r":[A-Za-z0-9_+-]+:|^ *:", re.M)  # an emoji name, a definition
@@ -2483,16 +2483,23 @@ def _masked(text: str, spans: list[Span], fill: str = "a") -> str:
     return "".join(out)
 
 
+def _escaped(text: str) -> str:
+    # An '&' here starts no entity (_FAST_SYNTAX refuses those); '<' and '>' are in <br> only.
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    return text.replace('"', "&quot;")
+
+
 def _quoted(text: str, start: int, stop: int, spans: list[Span] | None) -> str:
-    """``text[start:stop]`` with quotes escaped and each span in it as ``_LINK_MARK``."""
+    """``text[start:stop]`` with '&' and quotes escaped and each span in it as ``_LINK_MARK``."""
     if not spans:
-        return text[start:stop].replace('"', "&quot;")
+        return _escaped(text[start:stop])
     out, pos = [], start
     for s, e, _ in spans:
         if start <= s < stop:
-            out += [text[pos:s].replace('"', "&quot;"), _LINK_MARK]
+            out += [_escaped(text[pos:s]), _LINK_MARK]
             pos = e
-    out.append(text[pos:stop].replace('"', "&quot;"))
+    out.append(_escaped(text[pos:stop]))
     return "".join(out)
 
 
