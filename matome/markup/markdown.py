@@ -2339,11 +2339,11 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 
 # --- markdownify fast path ------------------------------------------------------------------
 # Most markdownify inputs are short comments: plain text, line breaks, <br>, now and then a
-# code span or a bare URL. For those the Markdown machinery is pure overhead, so they are rendered
-# directly - to exactly what the full path produces (tests compare the two). Anything that
-# might be Markdown syntax, HTML other than <br>, an entity, an e-mail address, or a URL
-# that linkify would not simply take after a space, a line start, a '(' or a <br> takes
-# the full path.
+# code span or a bare URL. For those the Markdown machinery is pure overhead, so they are
+# rendered directly - to exactly what the full path produces (tests compare the two).
+# Anything that might be Markdown syntax, HTML other than <br>, an entity, an e-mail
+# address, or a URL that linkify would not simply take after a space, a line start, a '('
+# or a <br> takes the full path.
 
 # Checks that refuse the fast path, cheapest first: one regex of many alternatives tried
 # them all at every character (11 us a comment body; these take 2).
@@ -2485,9 +2485,7 @@ def _masked(text: str, spans: list[Span], fill: str = "a") -> str:
 
 def _escaped(text: str) -> str:
     # An '&' here starts no entity (_FAST_SYNTAX refuses those); '<' and '>' are in <br> only.
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    return text.replace('"', "&quot;")
+    return text.replace("&", "&amp;").replace('"', "&quot;")
 
 
 def _quoted(text: str, start: int, stop: int, spans: list[Span] | None) -> str:
