@@ -255,6 +255,7 @@ class SiteConfig:
     time_zone: str
     enable_robots_txt: bool
     enable_emoji: bool
+    has_cjk_language: bool  # count CJK characters as words in pages that hold any
     markup: dict
     build_drafts: bool
     build_future: bool
@@ -328,6 +329,7 @@ def _make_config(
         time_zone=str(tree.get("timezone") or ""),
         enable_robots_txt=bool(tree.get("enablerobotstxt", False)),
         enable_emoji=bool(tree.get("enableemoji", False)),
+        has_cjk_language=bool(tree.get("hascjklanguage", False)),
         markup=tree.get("markup") or {},
         build_drafts=flags.build_drafts or bool(tree.get("builddrafts", False)),
         build_future=flags.build_future or bool(tree.get("buildfuture", False)),

@@ -72,6 +72,7 @@ from .reads import (
 )
 from .render import make_environment, template_dirs, template_error, theme_dir
 from .site import Site, build_site
+from .snapshot import only_body_changed
 
 PARALLEL_CONTENT = 64  # below this, forking costs more than it saves
 PARALLEL_OUTPUTS = 256
@@ -445,7 +446,7 @@ class LiveSite:
                 fm = split_front_matter(text, f"content/{page.file.path}")
             except (OSError, UnicodeDecodeError, SourceError):
                 return None  # the full load reports it with its line and column
-            if not fm.format or fm.format != page.front_matter_format or fm.data != page.params:
+            if not only_body_changed(page, fm, self.config):
                 return None
             edits.append((page, fm))
         return edits

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from . import buildcache
+from .config import SiteConfig
 from .content.frontmatter import FrontMatter, split_front_matter
-from .content.loader import read_text
+from .content.loader import is_cjk_language, read_text
 from .content.page import RENDERED_FIELDS, Page
 from .errors import SourceError
 from .images import PreparedImages, register_prepared
@@ -113,13 +114,20 @@ def body_edits(site: Site, changed: set[str]) -> list[tuple[Page, FrontMatter]] 
         if page is None:
             return None
         fm = _front_matter(page)
-        # A file without front matter takes its title from its first line: not a body edit.
-        if fm is None or not fm.format or fm.format != page.front_matter_format:
-            return None
-        if fm.data != page.params:
+        if fm is None or not only_body_changed(page, fm, site.config):
             return None
         edits.append((page, fm))
     return edits
+
+
+def only_body_changed(page: Page, fm: FrontMatter, config: SiteConfig) -> bool:
+    """Whether ``fm``, the page's file as it is now, differs from what made the page only
+    below its front matter."""
+    # A file without front matter takes its title from its first line: not a body edit.
+    if not fm.format or fm.format != page.front_matter_format or fm.data != page.params:
+        return False
+    # A file's first or last CJK character changes how its words are counted.
+    return is_cjk_language(config, fm, f"content/{page.file.path}") == page.is_cjk_language
 
 
 def apply(site: Site, edits: list[tuple[Page, FrontMatter]], now: datetime) -> None:

@@ -571,3 +571,24 @@ def test_a_graph_longer_than_the_recursion_limit_is_kept_and_loaded(tmp_path):
         )
         assert page_key(page.next) == page_key(fresh.next) if fresh.next else page.next is None
     assert snapshot.load(root, "print", "another build") is None
+
+
+def test_a_body_edit_that_adds_the_first_cjk_character_counts_words_anew(tmp_path):
+    """With ``hasCJKLanguage``, whether a file holds CJK script decides how its words are
+    counted: an edit that changes it is not a mere body edit of the kept graph."""
+    root = tmp_path / "cjk"
+    write(root / "hugo.toml", 'baseURL = "https://e.org/"\nhasCJKLanguage = true\n')
+    write(root / "templates/_default/single.html", "{{ page.word_count }}")
+    write(root / "content/posts/a/index.md", "+++\ntitle = 'a'\n+++\nthree English words\n")
+    out = tmp_path / "out"
+    run(root, out)
+    assert (out / "posts/a/index.html").read_text() == "3"
+    edit(root / "content/posts/a/index.md", "three English words", "three English words あいう")
+    report = run(root, out)
+    assert not report.graph_kept
+    assert (out / "posts/a/index.html").read_text() == "6"  # 3 words, 3 characters
+    edit(root / "content/posts/a/index.md", "あいう", "あい")
+    report = run(root, out)
+    assert report.graph_kept
+    assert (out / "posts/a/index.html").read_text() == "5"
+    assert_same_as_cold(root, out, tmp_path)

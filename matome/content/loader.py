@@ -18,9 +18,10 @@ from pathlib import Path
 from ..config import SiteConfig
 from ..errors import SourceError
 from .dates import parse_date, site_zone
-from .frontmatter import split_front_matter
+from .frontmatter import FrontMatter, split_front_matter
 from .page import ZERO_DATE, FileInfo, Page
 from .urls import clean_url, escape_url_path, output_path_for, sanitize_path, urlize
+from .words import has_cjk
 
 CONTENT_EXTS = (".md", ".markdown")
 # Files editors and systems leave behind; never content, never resources.
@@ -255,12 +256,22 @@ def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
         body=body,
         body_line=fm.body_line,
         front_matter_format=fm.format,
+        is_cjk_language=is_cjk_language(config, fm, display),
     )
     page.url_override = str(lower.get("url") or "")
     outputs = lower.get("outputs")
     if outputs:
         page.outputs = [str(o).lower() for o in outputs]
     return page
+
+
+def is_cjk_language(config: SiteConfig, fm: FrontMatter, display: str) -> bool:
+    """Hugo's ``isCJKLanguage``: the front matter's, else whether the file holds CJK script
+    when the site sets ``hasCJKLanguage``."""
+    for key, value in fm.data.items():
+        if str(key).lower() == "iscjklanguage" and value is not None:
+            return _bool(value, display, "isCJKLanguage")
+    return config.has_cjk_language and (has_cjk(fm.head) or has_cjk(fm.body))
 
 
 def _title_from_first_line(body: str) -> tuple[str, str, int]:

@@ -169,6 +169,9 @@ class Page:
     body: str = ""
     body_line: int = 1
     front_matter_format: str = ""
+    # Front matter ``isCJKLanguage``, else with ``hasCJKLanguage`` whether the file holds CJK
+    # script: words are then counted per character (``words.py``).
+    is_cjk_language: bool = False
     resources: list[Resource] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
     # Filled in by the site graph.

@@ -17,6 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page
+from ..content.words import reading_time, word_count, word_weight
 from ..errors import SourceError
 from ..render import plainify
 from .markdown import MarkdownRenderer, RenderedMarkdown
@@ -91,9 +92,9 @@ def attach_content(page: Page, rendered: RenderedContent) -> None:
     page.truncated = rendered.truncated
     page.toc = rendered.toc
     page.plain = plainify(rendered.html)
-    page.word_count = len(page.plain.split())
+    page.word_count = word_count(page.plain, page.is_cjk_language)
     page.fuzzy_word_count = (page.word_count + 99) // 100 * 100
-    page.reading_time = (page.word_count + 212) // 213
+    page.reading_time = reading_time(page.word_count, page.is_cjk_language)
 
 
 @dataclass
@@ -135,7 +136,7 @@ class ContentRenderer:
             )
             truncated = True
         else:
-            summary, truncated = auto_summary(html, self.summary_length)
+            summary, truncated = auto_summary(html, self.summary_length, page.is_cjk_language)
         if page.params.get("summary"):
             summary = self.markdown.markdownify(str(page.params["summary"]))
         return RenderedContent(
@@ -284,20 +285,21 @@ def _restore(m: re.Match, outputs: list[str]) -> str:
 _MARKUP_WORD = re.compile(r"</?[A-Za-z]+>?|[A-Za-z]+=[\"'].*|>")
 
 
-def _counted_words(segment: str) -> int:
+def _counted_words(segment: str, cjk: bool) -> int:
     """Words as Hugo's summary counts them in raw HTML: cut at each space and before the
-    last character (so a one-letter last word is not counted), markup left out."""
+    last character (so a one-letter last word is not counted), markup left out; in a CJK
+    page, a word's characters once its tags are removed."""
     count, start, last = 0, 0, len(segment) - 1
     for i, ch in enumerate(segment):
         if ch.isspace() or i == last:
             word = segment[start:i].strip()
             if word and not _MARKUP_WORD.fullmatch(word):
-                count += 1
+                count += word_weight(plainify(word), True) if cjk else 1
             start = i
     return count
 
 
-def auto_summary(html: str, length: int) -> tuple[str, bool]:
+def auto_summary(html: str, length: int, cjk: bool) -> tuple[str, bool]:
     """Hugo's automatic summary: the HTML, whatever its blocks, up to the ``</p>`` that
     ends the paragraph in which the ``summaryLength``-th word falls; all of it when there
     are fewer words, none when ``summaryLength`` is 0. Returns (summary, truncated)."""
@@ -305,7 +307,7 @@ def auto_summary(html: str, length: int) -> tuple[str, bool]:
         return "", bool(html.strip())
     count, pos = 0, 0
     while (close := html.find("</p>", pos)) != -1:
-        count += _counted_words(html[pos:close])
+        count += _counted_words(html[pos:close], cjk)
         if count >= length:
             end = _closed_from(html, close + len("</p>"))
             return html[:end].strip(), bool(html[end:].strip())
