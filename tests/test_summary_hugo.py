@@ -8,15 +8,12 @@ which the real blog sets. One site of varied bodies is built by both tools for e
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
-from hugo_oracle import hugo_binary
 
 try:  # tests/ as a package or as a plain directory on sys.path
-    from tests.theme_site import matome_build
+    from tests.theme_site import build_both
 except ImportError:
-    from theme_site import matome_build
+    from theme_site import build_both
 
 BODIES = {
     "paragraphs": "first para words here\n\nsecond para more words\n",
@@ -81,15 +78,9 @@ def _summaries(page: str) -> dict[str, str]:
 def test_summary_matches_hugo(tmp_path, length):
     root = tmp_path / "site"
     _site(root, length)
-    subprocess.run(
-        [hugo_binary(), "--quiet", "-s", str(root), "-d", str(tmp_path / "hugo")],
-        check=True,
-        capture_output=True,
-    )
-    done = matome_build(root, tmp_path / "matome", "--quiet")
-    assert done.returncode == 0, done.stderr
-    hugo = _summaries((tmp_path / "hugo" / "posts" / "index.html").read_text(encoding="utf-8"))
-    ours = _summaries((tmp_path / "matome" / "posts" / "index.html").read_text(encoding="utf-8"))
+    hugo_out, matome_out = build_both(root, tmp_path)
+    hugo = _summaries((hugo_out / "posts" / "index.html").read_text(encoding="utf-8"))
+    ours = _summaries((matome_out / "posts" / "index.html").read_text(encoding="utf-8"))
     assert sorted(hugo) == sorted(BODIES)
     differ = {name: (ours.get(name), hugo[name]) for name in hugo if ours.get(name) != hugo[name]}
     assert not differ, f"summaryLength {length}: {differ}"

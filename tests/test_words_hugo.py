@@ -10,16 +10,12 @@ what a list template prints of every page.
 
 from __future__ import annotations
 
-import subprocess
-
-from hugo_oracle import hugo_binary
-
 from matome.content import words
 
 try:  # tests/ as a package or as a plain directory on sys.path
-    from tests.theme_site import matome_build
+    from tests.theme_site import build_both
 except ImportError:
-    from theme_site import matome_build
+    from theme_site import build_both
 
 SEPARATOR = "@@page:"
 HUGO_LIST = (
@@ -60,15 +56,9 @@ def _listed(path) -> dict[str, str]:
 def _compare(tmp_path, config: str, pages: dict) -> dict[str, str]:
     root = tmp_path / "site"
     _site(root, config, pages)
-    subprocess.run(
-        [hugo_binary(), "--quiet", "-s", str(root), "-d", str(tmp_path / "hugo")],
-        check=True,
-        capture_output=True,
-    )
-    done = matome_build(root, tmp_path / "matome", "--quiet")
-    assert done.returncode == 0, done.stderr
-    hugo = _listed(tmp_path / "hugo" / "posts" / "index.html")
-    ours = _listed(tmp_path / "matome" / "posts" / "index.html")
+    hugo_out, matome_out = build_both(root, tmp_path)
+    hugo = _listed(hugo_out / "posts" / "index.html")
+    ours = _listed(matome_out / "posts" / "index.html")
     assert sorted(hugo) == sorted(pages)
     differ = {t: (ours.get(t), hugo[t]) for t in hugo if ours.get(t) != hugo[t]}
     assert not differ, differ

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from browser import CHROMIUM_ARGS, require_chromium
+from hugo_oracle import hugo_binary
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts"
@@ -71,6 +72,17 @@ def matome_build(source: Path, destination: Path, *flags: str) -> subprocess.Com
     )
     assert result.returncode == 0, result.stderr
     return result
+
+
+def build_both(root: Path, out: Path) -> tuple[Path, Path]:
+    """``root`` built by the real ``hugo`` into ``out/hugo``, by matome into ``out/matome``."""
+    subprocess.run(
+        [hugo_binary(), "--quiet", "-s", str(root), "-d", str(out / "hugo")],
+        check=True,
+        capture_output=True,
+    )
+    matome_build(root, out / "matome", "--quiet")
+    return out / "hugo", out / "matome"
 
 
 def make_generated_site(root: Path, count: int = 200) -> Path:
