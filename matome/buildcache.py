@@ -217,7 +217,10 @@ def content_attributes() -> frozenset[str]:
 def content_source(page: Page) -> str:
     """A digest of what ``render_page`` reads from the page itself."""
     digest = hashlib.blake2b(page.body.encode("utf-8", "surrogatepass"))
-    digest.update(f"\0{page.body_line}\0{page.file.path}\0{page.params.get('summary')!r}".encode())
+    digest.update(
+        f"\0{page.body_line}\0{page.file.path}\0{page.params.get('summary')!r}"
+        f"\0{page.is_cjk_language}".encode()
+    )
     return digest.hexdigest()
 
 

@@ -575,20 +575,30 @@ def test_a_graph_longer_than_the_recursion_limit_is_kept_and_loaded(tmp_path):
 
 def test_a_body_edit_that_adds_the_first_cjk_character_counts_words_anew(tmp_path):
     """With ``hasCJKLanguage``, whether a file holds CJK script decides how its words are
-    counted: an edit that changes it is not a mere body edit of the kept graph."""
+    counted (each character of a word beyond ASCII): an edit that changes it is not a mere
+    body edit of the kept graph, nor is the body's last render still good."""
     root = tmp_path / "cjk"
+    page = root / "content/posts/a/index.md"
     write(root / "hugo.toml", 'baseURL = "https://e.org/"\nhasCJKLanguage = true\n')
     write(root / "templates/_default/single.html", "{{ page.word_count }}")
-    write(root / "content/posts/a/index.md", "+++\ntitle = 'a'\n+++\nthree English words\n")
+    write(page, "+++\ntitle = 'a'\n# a note\n+++\nthree English words café\n")
     out = tmp_path / "out"
+
+    def words() -> str:
+        return (out / "posts/a/index.html").read_text()
+
     run(root, out)
-    assert (out / "posts/a/index.html").read_text() == "3"
-    edit(root / "content/posts/a/index.md", "three English words", "three English words あいう")
-    report = run(root, out)
-    assert not report.graph_kept
-    assert (out / "posts/a/index.html").read_text() == "6"  # 3 words, 3 characters
-    edit(root / "content/posts/a/index.md", "あいう", "あい")
-    report = run(root, out)
-    assert report.graph_kept
-    assert (out / "posts/a/index.html").read_text() == "5"
+    assert words() == "4"
+    edit(page, "café", "café あいう")
+    assert not run(root, out).graph_kept
+    assert words() == "10"  # 3 words, then 4 and 3 characters
+    edit(page, "あいう", "あい")
+    assert run(root, out).graph_kept
+    assert words() == "9"
+    edit(page, "# a note", "isCJKLanguage = false")  # the front matter says
+    run(root, out)
+    assert words() == "5"
+    edit(page, "isCJKLanguage = false", "# 日本語")  # the same body and lines, CJK again
+    run(root, out)
+    assert words() == "9"
     assert_same_as_cold(root, out, tmp_path)
