@@ -42,15 +42,15 @@ def has_cjk(text: str) -> bool:
     return _CJK.search(text) is not None
 
 
-def word_weight(word: str, cjk: bool) -> int:
-    """What one space-separated word counts for: in a CJK page, a word with any character
-    beyond ASCII counts each of its characters."""
-    return len(word) if cjk and not word.isascii() else 1
+def cjk_word_weight(word: str) -> int:
+    """What one space-separated word of a CJK page counts for: each of its characters when
+    it has any beyond ASCII."""
+    return 1 if word.isascii() else len(word)
 
 
 def word_count(plain: str, cjk: bool) -> int:
     words = plain.split()
-    return sum(word_weight(w, True) for w in words) if cjk else len(words)
+    return sum(map(cjk_word_weight, words)) if cjk else len(words)
 
 
 def reading_time(words: int, cjk: bool) -> int:

@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page
-from ..content.words import reading_time, word_count, word_weight
+from ..content.words import cjk_word_weight, reading_time, word_count
 from ..errors import SourceError
 from ..render import plainify
 from .markdown import MarkdownRenderer, RenderedMarkdown
@@ -294,7 +294,7 @@ def _counted_words(segment: str, cjk: bool) -> int:
         if ch.isspace() or i == last:
             word = segment[start:i].strip()
             if word and not _MARKUP_WORD.fullmatch(word):
-                count += word_weight(plainify(word), True) if cjk else 1
+                count += cjk_word_weight(plainify(word)) if cjk else 1
             start = i
     return count
 

@@ -2348,14 +2348,16 @@ def _toc_list(out: list[str], nodes: list[_TocNode], level: int, indent: int, s:
 # class or starts with a literal, which the regex engine skips to; an alternative that
 # starts otherwise (a lookbehind, a line start) is tried at every character, and took a
 # third of the checks' time on the real blog's bodies.
-_FAST_SYNTAX = re.compile(r"[*`\\~|@{}\t\r\x00]")  # syntax, e-mail
+_SYNTAX_CHARS = r"*`\\~|@{}\t\r\x00"  # syntax, e-mail
+_FAST_SYNTAX = re.compile(f"[{_SYNTAX_CHARS}]")
 _ENTITY = re.compile(r"&[#A-Za-z0-9]+;")
 # '_', '[', ']' and '^' are text unless a rule takes them: an underscore between two letters
 # or digits never starts or ends emphasis (snake_case), and brackets are a link or footnote
 # only with "](", "][", "]:", "[^", "^[" or "![". Linkify still sees them: it starts right after
 # an underscore, and links nothing inside an unclosed '['.
-_FAST_MAYBE = re.compile(r"[_\[\]^]")
-_FAST_MARKS = re.compile(r"[*`\\~|@{}\t\r\x00_\[\]^]")  # either of the two: one search for most
+_MAYBE_CHARS = r"_\[\]^"
+_FAST_MAYBE = re.compile(f"[{_MAYBE_CHARS}]")
+_FAST_MARKS = re.compile(f"[{_SYNTAX_CHARS}{_MAYBE_CHARS}]")  # either: one search for most bodies
 _FAST_BRACKETS = re.compile(r"\]\(|\]\[|\]:|\[\^|\^\[|!\[")
 _INNER_UNDERSCORES = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")
 _SQUARE = re.compile(r"[\[\]]")
@@ -2561,7 +2563,7 @@ class _FastPath:
         if self.s.typographer and _FAST_TYPO.search(block):
             block = self._typography(block, counter, spans)
         else:
-            block = _quoted(block, 0, len(block), spans) if spans else _escaped(block)
+            block = _quoted(block, 0, len(block), spans)
         if self.br is not None and "<br" in block:
             block = _BR_TAG.sub(self.br, block)
         if " \n" in block or "\n " in block:
