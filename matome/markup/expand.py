@@ -21,6 +21,7 @@ from ..content.words import cjk_word_weight, reading_time, word_count
 from ..errors import SourceError
 from ..render import plainify
 from .markdown import MarkdownRenderer, RenderedMarkdown
+from .native_shortcodes import native_renderer
 from .shortcodes import Shortcode, parse_shortcodes
 
 _PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?")
@@ -107,6 +108,7 @@ class ContentRenderer:
     summary_length: int = 70
     _inner_use: dict[str, bool | None] = field(default_factory=dict)
     _globals: dict[jinja2.Template, dict] = field(default_factory=dict)
+    _natives: dict[str, Any] = field(default_factory=dict)
 
     def takes_inner(self, name: str) -> bool | None:
         """Whether ``name``'s template uses inner content; None when there is no such shortcode."""
@@ -167,23 +169,27 @@ class ContentRenderer:
     def _run(
         self, node: Shortcode, page: Page, parent, outputs: list[str], path: str, ordinal: int
     ) -> str:
-        call = ShortcodeCall(
-            name=node.name,
-            params=node.params,
-            inner="",
-            page=page,
-            site=self.site,
-            parent=parent,
-            position=f"{path}:{node.line}:{node.col}",
-            ordinal=ordinal,
-            is_named_params=isinstance(node.params, dict),
-            indent=_indent_before(page.body, node.offset),
-        )
-        if node.inner is not None:
-            # Hugo's .Inner is HTML for both forms: templates never escape it.
-            call.inner = Markup(self._expand(node.inner, page, call, outputs, path))
+        native = self._native(node.name) if node.inner is None else None
+        if native is None:
+            call = ShortcodeCall(
+                name=node.name,
+                params=node.params,
+                inner="",
+                page=page,
+                site=self.site,
+                parent=parent,
+                position=f"{path}:{node.line}:{node.col}",
+                ordinal=ordinal,
+                is_named_params=isinstance(node.params, dict),
+                indent=_indent_before(page.body, node.offset),
+            )
+            if node.inner is not None:
+                # Hugo's .Inner is HTML for both forms: templates never escape it.
+                call.inner = Markup(self._expand(node.inner, page, call, outputs, path))
         try:
-            template = self.env.get_template(f"shortcodes/{node.name}.html")
+            template = self.env.get_template(f"shortcodes/{node.name}.html")  # logs its use
+            if native is not None:
+                return native(node.params)
             return self._render(template, shortcode=call, page=page, site=self.site)
         except ShortcodeProblem as e:
             raise SourceError(path, node.line, node.col, f"{node.name}: {e}") from None
@@ -191,6 +197,12 @@ class ContentRenderer:
             raise
         except jinja2.TemplateError as e:
             raise SourceError(path, node.line, node.col, f"shortcode {node.name}: {e}") from None
+
+    def _native(self, name: str) -> Any:
+        """The Python rendering of a theme shortcode whose template is the theme's own."""
+        if name not in self._natives:
+            self._natives[name] = native_renderer(self.env, name)
+        return self._natives[name]
 
     def _render(self, template: jinja2.Template, **variables: Any) -> str:
         """``template.render``, less the copy of its globals (a chain of mappings, slow to
