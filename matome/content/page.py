@@ -307,16 +307,18 @@ class Page:
 
 
 def lookup_param(tree: dict, dotted: str) -> Any:
-    """A value by its key in any case, as Hugo reads params; ``a.b`` reads into tables."""
+    """A value by its key in any case, as Hugo reads params; ``a.b`` reads into tables.
+
+    A key spelled as asked is found by hashing; only another spelling is searched for
+    (a theme asks for the same few keys on every page of a site)."""
     node: Any = tree
     for part in dotted.split("."):
         if not isinstance(node, dict):
             return None
-        found = None
-        for key, value in node.items():
-            if str(key).lower() == part.lower():
-                found = value
-                break
+        found = node.get(part)
+        if found is None:
+            want = part.lower()
+            found = next((v for k, v in node.items() if str(k).lower() == want), None)
         node = found
         if node is None:
             return None
