@@ -37,19 +37,20 @@ class Shortcode:
 
 Node = str | Shortcode
 
-_OPEN = re.compile(r"\{\{[<%]")  # a lone "{{" (Go template text) is plain text in Hugo
 _WS = re.compile(r"[ \t\n\v\f\r]*")  # Hugo's isASCIISpace; U+3000 is not a separator
 _NAME = re.compile(r"\w[\w/-]*")  # "/" makes namespaces; a name starts alphanumeric
 _WORD = re.compile(r"[\w-][\w.-]*")  # unquoted key or positional value (YouTube ids have "-")
 _UNQUOTED = re.compile(r"[^ \t\n\v\f\r]*")  # an unquoted named value runs to whitespace
 _NAMED_FAST = re.compile(r'[ \t\n\v\f\r]*([\w-][\w.-]*)="([^"\\\n]*)"')  # the common case
-# Whole tags in the common forms, tried before the general scanner: an opening tag
-# with only key="plain value" parameters, and a closing tag.
-_FAST_OPEN = re.compile(
-    r"\{\{([<%])[ \t\n\v\f\r]*(\w[\w/-]*)"
+# The next tag ("{{<" or "{{%"; a lone "{{", Go template text, is plain text in Hugo) and,
+# when it is an opening tag in the common form (only key="plain value" parameters), the
+# whole of it: most tags need no scanner.
+_NEXT_TAG = re.compile(
+    r"\{\{([<%])(?:[ \t\n\v\f\r]*(\w[\w/-]*)"
     r'((?:[ \t\n\v\f\r]+[\w-][\w.-]*="[^"\\\n]*")*)'
-    r"[ \t\n\v\f\r]*(/?)[ \t\n\v\f\r]*([>%])\}\}"
+    r"[ \t\n\v\f\r]*(/?)[ \t\n\v\f\r]*([>%])\}\})?"
 )
+# A closing tag in the common form.
 _FAST_CLOSE = re.compile(
     r"\{\{([<%])[ \t\n\v\f\r]*/[ \t\n\v\f\r]*(\w[\w/-]*)[ \t\n\v\f\r]*([>%])\}\}"
 )
@@ -149,26 +150,35 @@ class _Parser:
         nodes = root
         stack: list[tuple[Shortcode, int]] = []  # open shortcode, offset of its inner text
         pos = 0
-        search = _OPEN.search
+        search = _NEXT_TAG.search
         while (m := search(text, pos)) is not None:
             start = m.start()
             if start > pos:
                 _add_text(nodes, text[pos:start])
-            tag = self.scan_tag(start)
-            if tag.kind == _COMMENT:
-                _add_text(nodes, tag.name)
-            elif tag.kind == _CLOSING:
-                sc, inner_start = self.close(tag, start, stack)
-                sc.end = tag.end
-                sc.inner_source = text[inner_start:start]
-                nodes = stack[-1][0].inner if stack else root
+            if m[2] is not None and (m[1] == "<") == (m[5] == ">"):
+                end = m.end()
+                params = dict(_FAST_PARAM.findall(text, m.start(3), m.end(3))) if m[3] else []
+                sc = self.open(m[2], params, m[4] == "/", start, end)
             else:
-                sc = self.open(tag, start)
-                nodes.append(sc)
-                if sc.inner is not None:
-                    stack.append((sc, tag.end))
-                    nodes = sc.inner
-            pos = tag.end
+                tag = self.scan_tag(start)
+                end = tag.end
+                if tag.kind == _COMMENT:
+                    _add_text(nodes, tag.name)
+                    pos = end
+                    continue
+                if tag.kind == _CLOSING:
+                    sc, inner_start = self.close(tag, start, stack)
+                    sc.end = end
+                    sc.inner_source = text[inner_start:start]
+                    nodes = stack[-1][0].inner if stack else root
+                    pos = end
+                    continue
+                sc = self.open(tag.name, tag.params, tag.self_closing, start, end)
+            nodes.append(sc)
+            if sc.inner is not None:
+                stack.append((sc, end))
+                nodes = sc.inner
+            pos = end
         if pos < len(text):
             _add_text(nodes, text[pos:])
         if stack:
@@ -179,13 +189,14 @@ class _Parser:
             )
         return root
 
-    def open(self, tag: _Tag, start: int) -> Shortcode:
-        name = tag.name
+    def open(
+        self, name: str, params: list | dict, self_closing: bool, start: int, end: int
+    ) -> Shortcode:
         markdown = self.text[start + 2] == "%"
         inner = self.lookup(name)
         if inner is None:
             raise self.fail(start, self.unknown(name, markdown))
-        if tag.self_closing and not inner:
+        if self_closing and not inner:
             left, right = _delims(markdown)
             raise self.fail(
                 start,
@@ -193,8 +204,8 @@ class _Parser:
                 f"write {left} {name} ... {right} without the /",
             )
         line, col = self.position(start)
-        children: list[Node] | None = [] if inner and not tag.self_closing else None
-        return Shortcode(name, tag.params, markdown, children, line, col, start, tag.end, None)
+        children: list[Node] | None = [] if inner and not self_closing else None
+        return Shortcode(name, params, markdown, children, line, col, start, end, None)
 
     def unknown(self, name: str, markdown: bool) -> str:
         left, right = _delims(markdown)
@@ -242,10 +253,6 @@ class _Parser:
 
     def scan_tag(self, start: int) -> _Tag:
         text = self.text
-        m = _FAST_OPEN.match(text, start)
-        if m is not None and (m[1] == "<") == (m[5] == ">"):
-            params = dict(_FAST_PARAM.findall(m[3])) if m[3] else []
-            return _Tag(_OPENING, m[2], params, m[4] == "/", m.end())
         m = _FAST_CLOSE.match(text, start)
         if m is not None and (m[1] == "<") == (m[3] == ">"):
             return _Tag(_CLOSING, m[2], [], False, m.end())
