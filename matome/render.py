@@ -154,6 +154,22 @@ def comment_time(value: Any) -> CommentTime:
     return CommentTime("", created)
 
 
+# Schemes a configured link may use; Go's html/template allows these and prints #ZgotmplZ
+# for any other (javascript:, data:, vbscript:, ...).
+_SAFE_SCHEMES = ("http", "https", "mailto", "tel")
+
+
+def safe_url(value: Any) -> str:
+    """A URL from the configuration (a menu entry, an author link) fit for an ``href``:
+    relative, or with a safe scheme; anything else becomes Hugo's ``#ZgotmplZ``.
+    Autoescaping keeps a value inside its attribute, not a ``javascript:`` URL harmless."""
+    text = str(value or "").strip().replace("\t", "").replace("\n", "").replace("\r", "")
+    head = text.split("/")[0].split("?")[0].split("#")[0]
+    if ":" not in head or head.split(":")[0].lower() in _SAFE_SCHEMES:
+        return text
+    return "#ZgotmplZ"
+
+
 def humanize(value: Any) -> str:
     text = str(value)
     if text.isdigit():
@@ -343,6 +359,7 @@ def make_environment(source: Path) -> jinja2.Environment:
         truncate_words=truncate_text,
         comment_time=comment_time,
         xml_text=xml_text,
+        safe_url=safe_url,
     )
     env.globals.update(date_format=date_format, plainify=plainify, humanize=humanize)
     return env

@@ -59,6 +59,8 @@ import pytest
 import tomli_w
 from browser import CHROMIUM_ARGS, require_chromium
 
+from matome.render import safe_url
+
 CONCURRENCY = 4  # pages open at once in one browser
 SETTLE_MS = 100  # after "load": autofocus, toggle and animation events, a refresh
 SITE_URL = "https://example.org/"
@@ -722,6 +724,32 @@ def test_config_urls_never_become_script_links(tmp_path):
     visits = browse(tmp_path / "public", ["", "404.html", "posts/a/"], click=True)
     problems = report(visits, "markup") + report(visits, "executed")
     assert not problems, "config URLs that run script:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("url", "href"),
+    [
+        ("/tags/", "/tags/"),
+        ("  /padded/ ", "/padded/"),
+        ("https://x.example/a?b=c:d", "https://x.example/a?b=c:d"),
+        ("HTTPS://x.example/", "HTTPS://x.example/"),
+        ("mailto:a@b.example", "mailto:a@b.example"),
+        ("TEL:+81-3", "TEL:+81-3"),
+        ("a/b:c", "a/b:c"),  # the colon is after the first "/": a path
+        ("?q=a:b", "?q=a:b"),
+        ("#x:y", "#x:y"),
+        ("javascript:alert(1)", "#ZgotmplZ"),
+        (" JavaScript:alert(1)", "#ZgotmplZ"),
+        ("java\tscript:alert(1)", "#ZgotmplZ"),  # browsers drop tabs and newlines in URLs
+        ("java\nscript:alert(1)", "#ZgotmplZ"),
+        ("data:text/html,<script>alert(1)</script>", "#ZgotmplZ"),
+        ("vbscript:x", "#ZgotmplZ"),
+        ("", ""),
+        (None, ""),
+    ],
+)
+def test_config_url_filter(url, href):
+    assert safe_url(url) == href
 
 
 def test_the_detector_sees_raw_payloads_run(tmp_path):
