@@ -2,8 +2,9 @@
 // A rebuild sends "reload" (the page reloads, or goes to the changed page with
 // --navigateToChanged), "css" (stylesheets are fetched again, the page stays) or
 // "builderror" (the errors are shown over the page until the next good rebuild).
-// Each change has a number; "hello" says the latest when a stream opens, so a page
-// that was loading while a change went by reloads instead of missing it.
+// Each change has a number; "hello" says the latest, and the latest that needed a reload,
+// when a stream opens: a page that was loading while a change went by reloads instead of
+// missing it, or only fetches its stylesheets again when every change since was CSS.
 // The same file runs as a SharedWorker that holds the one EventSource for every open
 // tab, so many tabs do not use up the browser's six connections to the server.
 (function () {
@@ -88,7 +89,12 @@
   function handle(type, data) {
     var message = parse(data);
     if (type === "hello") {
-      if (message.build > build) location.reload(); // a change went by while this page loaded
+      // Changes went by while this page loaded (or its stream reconnected).
+      if ((message.reload || 0) > build) location.reload();
+      else if ((message.build || 0) > build) {
+        build = message.build;
+        reloadStyles();
+      }
     } else if (type === "builderror") {
       showErrors(message.errors || []);
     } else if (type === "css") {

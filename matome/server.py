@@ -148,6 +148,7 @@ class ReloadHub:
         self._closed = False
         self.errors: list[str] = []
         self.build = 0  # changes sent so far (reload and css events)
+        self.reloaded = 0  # the number of the last change that needed a reload, not only CSS
 
     @property
     def clients(self) -> int:
@@ -160,7 +161,7 @@ class ReloadHub:
                 return None
             client: queue.SimpleQueue = queue.SimpleQueue()
             self._clients.add(client)
-            client.put(_event("hello", {"build": self.build}))
+            client.put(_event("hello", {"build": self.build, "reload": self.reloaded}))
             if self.errors:
                 client.put(_event("builderror", {"errors": self.errors}))
             return client
@@ -176,7 +177,9 @@ class ReloadHub:
             else:
                 self.errors = []
                 self.build += 1
-                data = {**data, "build": self.build}
+                if event == "reload":
+                    self.reloaded = self.build
+                data = {**data, "build": self.build, "reload": self.reloaded}
             for client in self._clients:
                 client.put(_event(event, data))
 

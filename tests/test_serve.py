@@ -403,6 +403,37 @@ def test_error_is_shown_then_cleared_when_fixed(editable):
     assert events.wait_for("event: reload")
 
 
+def _hello(server: Serve) -> dict:
+    """What a newly opened event stream is told first."""
+    stream = EventStream(server)
+    try:
+        assert stream.wait_for("event: hello")
+        line = stream.text.split("event: hello\ndata: ", 1)[1].split("\n", 1)[0]
+        return json.loads(line)
+    finally:
+        stream.sock.close()
+
+
+def test_a_page_that_missed_only_css_changes_is_not_reloaded(editable):
+    """A page whose stream opens after changes learns whether any of them needs a reload
+    (then it reloads) or they were all stylesheets (then it fetches those again)."""
+    assert _hello(editable) == {"build": 0, "reload": 0}
+    css = editable.site / "static/css/extra.css"
+    css.parent.mkdir(parents=True, exist_ok=True)
+    css.write_text("p { color: red }")
+    editable.wait_for(lambda: builds(editable) == 1, what="the CSS rebuild")
+    editable.wait_for(lambda: _hello(editable)["build"] == 1, what="the change to be sent")
+    assert _hello(editable) == {"build": 1, "reload": 0}
+    source = editable.site / "content/posts/a1/index.md"
+    source.write_text(source.read_text().replace("Hello from article 1.", "Edited text."))
+    editable.wait_for(lambda: builds(editable) == 2, what="the content rebuild")
+    editable.wait_for(lambda: _hello(editable)["build"] == 2, what="the change to be sent")
+    assert _hello(editable) == {"build": 2, "reload": 2}
+    css.write_text("p { color: blue }")
+    editable.wait_for(lambda: _hello(editable)["build"] == 3, what="the second CSS change")
+    assert _hello(editable) == {"build": 3, "reload": 2}
+
+
 def test_front_matter_edit_updates_lists_and_terms(editable):
     source = editable.site / "content/posts/a0/index.md"
     source.write_text(source.read_text().replace("'Article 0'", "'Renamed zero'"))

@@ -57,6 +57,9 @@ def test_edit_error_fix_and_css_reach_the_open_page(browser, demo):
     from playwright.sync_api import expect
 
     page = browser.new_page()
+    loads: list[str] = []  # every document the tab loaded, and what its script logged
+    page.on("load", lambda: loads.append(f"load {page.url}"))
+    page.on("console", lambda message: loads.append(f"console {message.text}"))
     page.goto(f"http://{demo.host}:{demo.port}/{ARTICLE}/")
     body = page.locator("main")
     expect(body).to_contain_text("Chainer", timeout=TIMEOUT)
@@ -84,8 +87,10 @@ def test_edit_error_fix_and_css_reach_the_open_page(browser, demo):
 
     # Change a stylesheet: the new style applies, and the page is not reloaded for it.
     page.evaluate("window.__beforeCss = 'still here'")
+    loads.append("variable set")
     css = demo.site / "static/css/matome.css"
     css.write_text(css.read_text() + "\nbody { background-color: rgb(1, 2, 3) !important; }\n")
     expect(page.locator("body")).to_have_css("background-color", "rgb(1, 2, 3)", timeout=TIMEOUT)
+    print("\n".join(loads))
     assert page.evaluate("window.__beforeCss") == "still here"
     page.close()
