@@ -57,7 +57,7 @@ def test_edit_error_fix_and_css_reach_the_open_page(browser, demo):
     from playwright.sync_api import expect
 
     page = browser.new_page()
-    loads: list[str] = []  # every document the tab loaded, and what its script logged
+    loads: list[str] = []  # every document the tab loaded, and what it wrote to its console
     page.on("load", lambda: loads.append(f"load {page.url}"))
     page.on("console", lambda message: loads.append(f"console {message.text}"))
     page.goto(f"http://{demo.host}:{demo.port}/{ARTICLE}/")
