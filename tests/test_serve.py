@@ -544,7 +544,10 @@ def test_front_matter_edits_keep_no_old_site_graph_alive(tmp_path):
 
 def test_incremental_rebuilds_write_what_a_full_build_writes(tmp_path):
     # Every body lists the newest articles: a new or re-dated article changes them all.
-    site = make_site(tmp_path / "site", articles=10, extra="{{< list limit=2 >}}")
+    # Each quotes a comment, which list cards count (kept, not counted again, when a
+    # front matter edit builds the graph anew).
+    quote = '{{< matomeQuote body="Hi" userName="u" createdAt="2025-01-01T00:00:00Z" >}}'
+    site = make_site(tmp_path / "site", articles=10, extra=f"{{{{< list limit=2 >}}}}\n\n{quote}")
     flags = Flags(base_url="http://127.0.0.1:1313/", environment="development")
 
     def fresh() -> dict[str, bytes]:
@@ -569,6 +572,12 @@ def test_incremental_rebuilds_write_what_a_full_build_writes(tmp_path):
         ("body", [post], lambda: post.write_text(post.read_text().replace("Second", "Changed")), 1),
         ("other", [other], lambda: other.write_text(other.read_text().replace("e 4'", "e X'")), 1),
         ("title", [post], lambda: post.write_text(post.read_text().replace("e 2'", "e Y'")), 0),
+        (
+            "title and body",
+            [post],
+            lambda: post.write_text(post.read_text().replace("e Y'", "e Z'").replace("Hi", "Yo")),
+            1,
+        ),
         ("tags", [post], lambda: post.write_text(post.read_text().replace('"common"', '"new"')), 1),
         ("date", [post], lambda: post.write_text(post.read_text().replace("01-03", "02-09")), 0),
         ("new", [new.parent, new], lambda: write(new, article("N", "2025-03-01", ["t1"], "Hi")), 1),
