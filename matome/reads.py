@@ -211,8 +211,6 @@ def canon(value: Any) -> Any:
 
 # Reads whose value is not the attribute itself (methods, and what is costly to compare).
 _PAGE_SPECIAL = {
-    "terms": lambda p: canon(p.page_terms),
-    "get_terms": lambda p: canon(p.page_terms),
     # Front matter and config values hold no pages: compared as they are, not canonicalized.
     "params": lambda p: p.params,
     "param": lambda p: (p.params, p.site_params),
@@ -266,6 +264,9 @@ class GraphView:
         return value
 
     def _page_value(self, page: Page, attr: str) -> Any:
+        if attr == "terms" or attr == "get_terms":
+            # canon(page.page_terms), each term made once: a tag's Term is every page's.
+            return {plural: tuple(map(self._term, ts)) for plural, ts in page.page_terms.items()}
         if attr == "related":
             # What the ranking reads: the page's date and keywords, each keyword's pages.
             ranking = self.site.related_index
@@ -305,6 +306,12 @@ class GraphView:
                 return GONE
         return thumbnail(self.site, target, width, fmt)
 
+    def _term(self, term: Term) -> tuple:
+        found = self.memo.get(("@term", id(term)))  # the graph keeps its terms alive
+        if found is None:
+            found = self.memo[("@term", id(term))] = canon(term)
+        return found
+
     def related_members(self, keyword: tuple) -> tuple:
         """A keyword's pages as ``related`` ranks them: (key, publish date, title), newest first."""
         found = self.memo.get(("@related", keyword))
@@ -335,6 +342,7 @@ class RelatedLists:
     def __init__(self, include_newer: bool):
         self.include_newer = include_newer
         self.tails: dict[tuple[int, int], int] = {}  # two member lists -> their common tail
+        self.newness: dict[int, list[float]] = {}  # a member list -> its sort keys
 
     def unchanged(self, old: Any, new: Any) -> bool:
         if not (_page_related(old) and _page_related(new)):  # a page gone, or site.related
@@ -351,12 +359,19 @@ class RelatedLists:
                 continue
             if newest is None:
                 return False
-            listable = len(members) - bisect_left(members, newest, key=_newness)
+            listable = len(members) - bisect_left(self._newness(members), newest)
             if listable > common:
                 return False
-            if len(old_members) - bisect_left(old_members, newest, key=_newness) != listable:
+            if len(old_members) - bisect_left(self._newness(old_members), newest) != listable:
                 return False
         return True
+
+    def _newness(self, members: tuple) -> list[float]:
+        """Each member's sort key (minus its date's timestamp), once per list."""
+        found = self.newness.get(id(members))
+        if found is None:
+            found = self.newness[id(members)] = [-m[1].timestamp() for m in members]
+        return found
 
     def _common_tail(self, old: tuple, new: tuple) -> int:
         key = (id(old), id(new))  # both live while this object does: member lists are shared
@@ -385,7 +400,3 @@ def share_related(value: Any, shared: dict) -> Any:
 
 def _page_related(value: Any) -> bool:
     return type(value) is tuple and len(value) == 2 and isinstance(value[0], datetime)
-
-
-def _newness(member: tuple) -> float:
-    return -member[1].timestamp()
