@@ -15,10 +15,14 @@ _KEPT = frozenset("./\\_#+~-@")
 _HEX = frozenset("0123456789abcdefABCDEF")
 # Go's URL path escaping keeps these as they are.
 _PATH_SAFE = "/-_.~$&+,:;=@"
+# Only characters sanitize_path keeps as they are: \w is str.isalnum() and "_".
+_ALL_KEPT = re.compile(r"[\w./\\#+~@-]*")
 
 
 def sanitize_path(text: str) -> str:
     """Hugo's path sanitizing: keep letters, digits, marks and a few symbols; spaces become ``-``."""
+    if _ALL_KEPT.fullmatch(text):  # most terms and file names: every character is kept
+        return text
     out: list[str] = []
     pending_hyphen = False
     n = len(text)
@@ -77,11 +81,13 @@ def is_safe_relative(path: str) -> bool:
     backslashes (a path separator on Windows), in either form, since a server in
     front of the site may decode ``%2e%2e`` before it looks at the disk.
     """
-    for form in (path, unquote(path)):
+    for form in (path, unquote(path)) if "%" in path else (path,):
         if not form or "\x00" in form or "\\" in form or form.startswith("/"):
             return False
-        if re.match(r"^[A-Za-z]:", form):
-            return False
-        if any(part in ("..", ".") for part in form.split("/")):
+        if _DRIVE.match(form) or _DOT_SEGMENT.search(form):
             return False
     return True
+
+
+_DRIVE = re.compile(r"[A-Za-z]:")
+_DOT_SEGMENT = re.compile(r"(?:\A|/)\.\.?(?:/|\Z)")
