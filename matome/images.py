@@ -125,12 +125,13 @@ class Assets:
         self.root = root
         files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
         self.names = [p.relative_to(root).as_posix() for p in files]
+        self.by_lower = {n.lower(): n for n in self.names}  # names equal but for case: the last
 
     def get_match(self, pattern: str) -> Path | None:
         pattern = pattern.strip().lstrip("/")
         if not pattern:
             return None
-        exact = {n.lower(): n for n in self.names}.get(pattern.lower())
+        exact = self.by_lower.get(pattern.lower())
         if exact:
             return self.root / exact
         regex = glob_regex(pattern)
