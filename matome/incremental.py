@@ -550,8 +550,9 @@ class LiveSite:
         waiting = self._content_later(may_wait, changed_keys)
         todo += [p for p in may_wait if p not in waiting]
         for page in waiting:  # the old body until a browser asks for what shows it
-            _reuse(page, self.entries[page_key(page)])
-            entries[page_key(page)] = self.entries[page_key(page)]
+            key = page_key(page)
+            _reuse(page, self.entries[key])
+            entries[key] = self.entries[key]
         outcome.errors += self._render_contents(todo, view, content, entries, outcome)
         view.forget()
         thumbnails, image_warnings = prepare_thumbnails(site, self.workers)

@@ -15,8 +15,11 @@ _KEPT = frozenset("./\\_#+~-@")
 _HEX = frozenset("0123456789abcdefABCDEF")
 # Go's URL path escaping keeps these as they are.
 _PATH_SAFE = "/-_.~$&+,:;=@"
-# Only characters sanitize_path keeps as they are: \w is str.isalnum() and "_".
-_ALL_KEPT = re.compile(r"[\w./\\#+~@-]*")
+# Text made only of characters sanitize_path keeps: \w is str.isalnum() and "_".
+_ALL_KEPT = re.compile(f"[\\w{re.escape(''.join(sorted(_KEPT)))}]*")
+# What is_safe_relative refuses: a Windows drive, a "." or ".." path segment.
+_DRIVE = re.compile(r"[A-Za-z]:")
+_DOT_SEGMENT = re.compile(r"(?:\A|/)\.\.?(?:/|\Z)")
 
 
 def sanitize_path(text: str) -> str:
@@ -87,7 +90,3 @@ def is_safe_relative(path: str) -> bool:
         if _DRIVE.match(form) or _DOT_SEGMENT.search(form):
             return False
     return True
-
-
-_DRIVE = re.compile(r"[A-Za-z]:")
-_DOT_SEGMENT = re.compile(r"(?:\A|/)\.\.?(?:/|\Z)")
