@@ -37,7 +37,7 @@ from .content.loader import CONTENT_EXTS, load_content
 from .content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .errors import BuildFailed, SourceError
 from .functions import install_site_functions
-from .images import encode_thumbnails, plan_thumbnails, prepared_for
+from .images import encode_thumbnails, plan_thumbnails, prepared_for, remove_unfinished
 from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
@@ -267,14 +267,25 @@ def _build(
         same_plan = snap is not None and outputs is snap.outputs
         kept = _kept_outputs(outputs, site, cache, changed, destination, current, same_plan)
         clock.lap("staging")
-        to_encode = {t for job in pending for t in job.targets.values()}
-        now_, later = [], []  # the copies of thumbnails not encoded yet wait for them
+        # The copies of thumbnails wait until the renders tell whether any are shown.
+        thumbs = {o.out_path for o in (thumbnails or snap.images).outputs}
+        now_, later = [], []
         for item in outputs:
-            (later if item.kind == "copy" and item.source in to_encode else now_).append(item)
+            (later if item.kind == "copy" and item.out_path in thumbs else now_).append(item)
         written, files, write_errors = _write_all(now_, kept, fresh, workers, progress, report)
         if write_errors:
             raise BuildFailed(_sorted_errors(write_errors))
         clock.lap("outputs")
+        delivered = outputs  # the plan stays whole: the next build's templates may show them
+        if not _thumbnails_shown(_STATE.env, fresh):
+            # As Hugo makes only the images its templates ask for: a site whose own
+            # templates show none gets none (the encoder had only idle cores so far).
+            if pending:
+                encoding.stop()
+                remove_unfinished(pending, encoding.pid)
+                pending = []
+            later = []
+            delivered = [item for item in outputs if item.out_path not in thumbs]
         # The graph is kept by a child while this process saves the cache index and the
         # thumbnails may still encode: the output workers are gone, so the pages the
         # pickler touches (and copies) do not make the build's peak. Of no use without the
@@ -318,7 +329,7 @@ def _build(
         raise
     finally:
         _STATE = None
-    _count(report, outputs)
+    _count(report, delivered)
     report.unchanged = len(kept) + report.unchanged
     report.seconds = time.perf_counter() - started
     told = dataclasses.replace(report, stages={})
@@ -809,6 +820,22 @@ def render_output(item: Output, state: BuildState) -> bytes:
     return text.encode("utf-8")
 
 
+def _thumbnails_shown(env: jinja2.Environment, fresh: BuildCache) -> bool:
+    """Whether a template that rendered this build's files or bodies calls ``thumbnail``
+    (read from its source: the calls themselves happen in the workers, or in an earlier
+    build for the files kept)."""
+    used = {r.templates for r in fresh.outputs.values()}
+    used.update(entry.templates for entry in fresh.content.values())
+    for name in frozenset().union(*used):
+        try:
+            source, _, _ = env.loader.get_source(env, name)
+        except jinja2.TemplateNotFound:  # a layout looked for and not there
+            continue
+        if "thumbnail" in source:
+            return True
+    return False
+
+
 def _render_first(env: jinja2.Environment, names: list[str], **context) -> str:
     try:
         template = select_layout(env, names)
@@ -958,15 +985,24 @@ class ForkedCall:
             raise value
         return value
 
+    @property
+    def pid(self) -> int | None:
+        return self._child.pid if self._child is not None else None
+
+    def stop(self) -> None:
+        """End the child now; its result is not wanted."""
+        if self._child is not None and not self._done:
+            self._child.kill()
+            self._child.join()
+            self._done = True
+
     def __enter__(self) -> ForkedCall:
         return self
 
     def __exit__(self, *exc) -> None:
         if self._child is None:
             return
-        if not self._done:
-            self._child.kill()
-            self._child.join()
+        self.stop()
         self._results.close()
 
 

@@ -271,6 +271,14 @@ def encode_thumbnails(pending: list[Encoding], jobs: int = 1) -> list[SourceErro
         return [w for w in pool.map(_encode_source, pending) if w is not None]
 
 
+def remove_unfinished(pending: list[Encoding], pid: int | None) -> None:
+    """The temporary files of an encoder stopped midway (process ``pid``); what it
+    finished stays in the cache."""
+    for folder in {target.parent for job in pending for target in job.targets.values()}:
+        for tmp in folder.glob(f".*.{pid}.tmp"):
+            tmp.unlink(missing_ok=True)
+
+
 def prepared_for(site) -> PreparedImages | None:
     return _PREPARED.get(id(site))
 

@@ -117,6 +117,54 @@ def test_a_body_edit_after_the_image_cache_was_deleted_makes_the_thumbnails_agai
     assert made
 
 
+def _files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def test_templates_that_show_no_thumbnail_get_none_until_one_does(site, tmp_path):
+    """As Hugo makes only the images its templates ask for: a site's own templates that
+    never call thumbnail() publish no thumbnails; once one does, the next (cached) build
+    publishes them, the same files as a cold build."""
+    plain = "{% block main %}{% endblock %}"
+    own = {
+        "_default/baseof.html": "<!doctype html><title>{{ page.title }}</title>" + plain,
+        "index.html": "{% extends '_default/baseof.html' %}{% block main %}home{% endblock %}",
+        "_default/list.html": "{% extends '_default/baseof.html' %}{% block main %}list{% endblock %}",
+        "_default/term.html": "{% extends '_default/baseof.html' %}{% block main %}term{% endblock %}",
+        "_default/taxonomy.html": "{% extends '_default/baseof.html' %}{% block main %}tax{% endblock %}",
+        "_default/single.html": "{% extends '_default/baseof.html' %}{% block main %}{{ page.content }}{% endblock %}",
+    }
+    for name, text in own.items():
+        write(site / "templates" / name, text)
+    out = tmp_path / "out"
+    summary = matome_build(site, out, "--verbose").stdout
+    assert not (out / "thumbnails").exists()
+    assert '<article class="comment"' in (out / "posts/p0/index.html").read_text()
+    assert not [f for f in _files(out) if f.endswith((".webp", ".jpg"))]
+    assert re.search(r"Non-page files\s*│\s*0\b", summary), summary
+    # The encoder, stopped, leaves no half-written file in the image cache.
+    assert not list((site / "resources/_gen/images/matome").glob(".*.tmp"))
+
+    write(
+        site / "templates/_default/single.html",
+        "{% extends '_default/baseof.html' %}{% block main %}"
+        '{% set t = thumbnail(page, 480) %}<img src="{{ t.rel_permalink }}" width="{{ t.width }}">'
+        "{% endblock %}",
+    )
+    matome_build(site, out)
+    src = re.search(
+        r'<img src="/blog/(thumbnails/[^"]+)" width="480">',
+        (out / "posts/p1/index.html").read_text(),
+    )
+    assert src, (out / "posts/p1/index.html").read_text()
+    with Image.open(out / src.group(1)) as image:
+        assert image.width == 480
+    cold = tmp_path / "cold"
+    matome_build(site, cold, "--ignoreCache")
+    assert _files(out) == _files(cold)
+    assert [f for f in _files(out) if f.startswith("thumbnails/")]
+
+
 def test_feature_images_resolve_as_blowfish_does(site, tmp_path):
     write(
         site / "content/posts/remote.md",
