@@ -24,13 +24,15 @@ from .markdown import MarkdownRenderer, RenderedMarkdown
 from .native_shortcodes import native_renderer
 from .shortcodes import Shortcode, parse_shortcodes
 
-_PLACEHOLDER = re.compile(r"(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?")
 # Placeholders alone in consecutive paragraphs (blank lines between, nothing else).
 _PLACEHOLDER_RUN = re.compile(
     r"(?:\A|(?<=\n\n))HAHAMATOMESC\d+HBHB(?:[ \t]*\n(?:[ \t]*\n)+HAHAMATOMESC\d+HBHB)+[ \t]*(?=\n[ \t]*\n|\n?\Z)"
 )
-_PLACEHOLDER_PARAGRAPH = re.compile(
+# A paragraph of placeholders on consecutive lines (group 1), or one placeholder (group 2)
+# with the <p> before it and the </p> after it when they are there.
+_PUT_BACK = re.compile(
     r"<p>((?:HAHAMATOMESC[\dx]+HBHB[ \t]*\n)+HAHAMATOMESC[\dx]+HBHB)</p>\n?"
+    r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?"
 )
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _MORE = re.compile(r"<!--\s*more\s*-->", re.I)
@@ -267,29 +269,44 @@ def _merged_token(m: re.Match) -> str:
 def _put_back(html: str, outputs: list[str]) -> str:
     if not outputs or "HAHAMATOMESC" not in html:  # most outputs hold no nested calls
         return html
-    # A paragraph of several calls on consecutive lines: Hugo keeps the <p> around them,
-    # which is invalid HTML around block output (<p><details>); matome drops it.
-    html = _PLACEHOLDER_PARAGRAPH.sub(lambda m: _restore_lines(m, outputs), html)
-    return _PLACEHOLDER.sub(lambda m: _restore(m, outputs), html)
+    parts: list[str] = []  # every piece of the page, joined once (a page is 100 KB)
+    _put_back_into(parts, html, outputs)
+    return "".join(parts)
 
 
-def _restore_lines(m: re.Match, outputs: list[str]) -> str:
-    tokens = m.group(1).split()
-    return "\n".join(
-        _put_back(t.replace("HAHAMATOMESC", "<p>HAHAMATOMESC") + "</p>", outputs) for t in tokens
-    )
+def _put_back_into(parts: list[str], html: str, outputs: list[str]) -> None:
+    pos = 0
+    for m in _PUT_BACK.finditer(html):
+        parts.append(html[pos : m.start()])
+        pos = m.end()
+        lines = m.group(1)
+        if lines is not None:
+            # A paragraph of several calls on consecutive lines: Hugo keeps the <p> around
+            # them, which is invalid HTML around block output (<p><details>); matome drops
+            # it, each line's outputs as if they were a paragraph of their own.
+            for i, token in enumerate(lines.split()):
+                if i:
+                    parts.append("\n")
+                _outputs_into(parts, token[12:-4], outputs)
+            continue
+        text = m.group(0)
+        # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
+        whole = text.startswith("<p>") and text.rstrip("\n").endswith("</p>")
+        if not whole and text.startswith("<p>"):
+            parts.append("<p>")
+        _outputs_into(parts, m.group(2), outputs)
+        if not whole:
+            parts.append(text[text.index("HBHB") + 4 :])
+    parts.append(html[pos:])
 
 
-def _restore(m: re.Match, outputs: list[str]) -> str:
-    # An output may hold the placeholders of shortcodes nested in it.
-    out = "".join(_put_back(outputs[int(n)], outputs) for n in m.group(1).split("x"))
-    text = m.group(0)
-    # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
-    if text.startswith("<p>") and text.rstrip("\n").endswith("</p>"):
-        return out
-    prefix = "<p>" if text.startswith("<p>") else ""
-    suffix = text[text.index("HBHB") + 4 :]
-    return prefix + out + suffix
+def _outputs_into(parts: list[str], numbers: str, outputs: list[str]) -> None:
+    for n in numbers.split("x"):
+        out = outputs[int(n)]
+        if "HAHAMATOMESC" in out:  # an output may hold the placeholders of calls nested in it
+            _put_back_into(parts, out, outputs)
+        else:
+            parts.append(out)
 
 
 # Words that are most likely markup, which Hugo's summary does not count: a lone tag, an
