@@ -8,6 +8,7 @@ parameters, with the comment sanitizer on and off.
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from matome.config import Flags, load_config
 from matome.content.loader import load_content
+from matome.errors import SourceError
 from matome.functions import install_site_functions
 from matome.markup.expand import ContentRenderer
 from matome.markup.markdown import MarkdownRenderer
@@ -155,3 +157,61 @@ def test_any_parameters_render_alike(pair, calls):
     native, page, jinja, jinja_page = pair
     body = "\n\n".join(calls)
     assert _html(native, page, body) == _html(jinja, jinja_page, body)
+
+
+def _fast_call(n: int) -> str:
+    return (
+        f'{{{{<matomeQuote body="コメント{n} https://e.org/{n} <br>二行目" userName="u{n}" '
+        f'createdAt="2025-01-0{n % 9 + 1}T10:00:00" color="#38d3d3">}}}}'
+    )
+
+
+SEPARATORS = st.sampled_from(
+    ["\n\n", "\n", "", " ", "\n \n\t\n", "\n\n\n\n", " text ", "\n\ntext\n\n"]
+)
+WRAPPERS = st.sampled_from(
+    [
+        "{}",
+        "> 引用\n\n{}\n\n[link](https://e.org/)",
+        '{{{{< details summary="more" >}}}}\n{}\n{{{{< /details >}}}}',
+        "```\n{}\n```",
+        "text {} text",
+        "{} {{{{< matomeQuote >}}}}{{{{< matomeQuote body=`x` >}}}}",
+    ]
+)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(separators=st.lists(SEPARATORS, min_size=1, max_size=5), wrapper=WRAPPERS)
+def test_calls_in_a_row_render_as_they_do_one_by_one(pair, monkeypatch, separators, wrapper):
+    """A page's comments are read as one run of calls (``ShortcodeRun``); the HTML is
+    what the calls make parsed one by one, through the native card and through Jinja."""
+    import matome.markup.expand as expand
+
+    body = _fast_call(0) + "".join(sep + _fast_call(i + 1) for i, sep in enumerate(separators))
+    body = wrapper.format(body)
+    native, page, jinja, jinja_page = pair
+    in_runs = _html(native, page, body), _html(jinja, jinja_page, body)
+    one_by_one = functools.partial(expand.parse_shortcodes, runs=False)
+    with monkeypatch.context() as m:
+        m.setattr(expand, "parse_shortcodes", lambda *a, **k: one_by_one(*a[:4]))
+        assert (_html(native, page, body), _html(jinja, jinja_page, body)) == in_runs
+    assert in_runs[0] == in_runs[1]
+
+
+def test_an_error_in_a_run_of_calls_names_its_own_call(tmp_path):
+    renderer, page = _renderer(
+        tmp_path,
+        True,
+        b"{% if shortcode.get('body') == 'bad' %}{{ error('a bad comment') }}{% endif %}ok",
+    )
+    body = (
+        '{{<matomeQuote body="a">}}\n\n{{<matomeQuote body="b">}}\n  {{<matomeQuote body="bad">}}\n'
+    )
+    with pytest.raises(SourceError) as failed:
+        _html(renderer, page, body)
+    error = failed.value
+    assert (error.line, error.col) == (page.body_line + 3, 3)  # the body's fourth line
+    assert "a bad comment" in error.message

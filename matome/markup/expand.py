@@ -22,7 +22,7 @@ from ..errors import SourceError
 from ..render import plainify
 from .markdown import MarkdownRenderer, RenderedMarkdown
 from .native_shortcodes import native_renderer
-from .shortcodes import Shortcode, parse_shortcodes
+from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
 
 # Placeholders alone in consecutive paragraphs (blank lines between, nothing else).
 _PLACEHOLDER_RUN = re.compile(
@@ -125,7 +125,9 @@ class ContentRenderer:
 
     def render_page(self, page: Page) -> RenderedContent:
         path = _display_path(page)
-        nodes = parse_shortcodes(page.body, path, self.takes_inner, line_offset=page.body_line - 1)
+        nodes = parse_shortcodes(
+            page.body, path, self.takes_inner, line_offset=page.body_line - 1, runs=True
+        )
         outputs: list[str] = []
         source = self._expand(nodes, page, None, outputs, path)
         more = _MORE.search(source)
@@ -158,6 +160,9 @@ class ContentRenderer:
         for node in nodes:
             if isinstance(node, str):
                 pieces.append(node)
+                continue
+            if type(node) is ShortcodeRun:
+                ordinal = self._run_all(node, page, parent, outputs, path, ordinal, pieces)
                 continue
             out = self._run(node, page, parent, outputs, path, ordinal)
             ordinal += 1
@@ -199,6 +204,41 @@ class ContentRenderer:
             raise
         except jinja2.TemplateError as e:
             raise SourceError(path, node.line, node.col, f"shortcode {node.name}: {e}") from None
+
+    def _run_all(
+        self,
+        run: ShortcodeRun,
+        page: Page,
+        parent,
+        outputs: list[str],
+        path: str,
+        ordinal: int,
+        pieces: list[str],
+    ) -> int:
+        """Each call of ``run`` behind its placeholder with the whitespace after it: what
+        the calls expand to one by one. Returns the ordinal of the next sibling."""
+        native = self._native(run.name)
+        gaps = [*run.gaps, ""]
+        if native is None:
+            for (params, line, col, offset, end), gap in zip(run.calls, gaps, strict=True):
+                node = Shortcode(run.name, params, False, None, line, col, offset, end, None)
+                out = self._run(node, page, parent, outputs, path, ordinal)
+                ordinal += 1
+                pieces.append(f"HAHAMATOMESC{len(outputs)}HBHB")
+                outputs.append(out)
+                pieces.append(gap)
+            return ordinal
+        # A comment card: no call object per call, and the template's use logged once.
+        call = run.calls[0]
+        try:
+            self.env.get_template(f"shortcodes/{run.name}.html")
+            for call, gap in zip(run.calls, gaps, strict=True):
+                pieces.append(f"HAHAMATOMESC{len(outputs)}HBHB")
+                outputs.append(native(call[0]))
+                pieces.append(gap)
+        except jinja2.TemplateError as e:
+            raise SourceError(path, call[1], call[2], f"shortcode {run.name}: {e}") from None
+        return ordinal + len(run.calls)
 
     def _native(self, name: str) -> Any:
         """The Python rendering of a theme shortcode whose template is the theme's own."""

@@ -35,7 +35,20 @@ class Shortcode:
     inner_source: str | None  # raw text between the opening and closing tag
 
 
-Node = str | Shortcode
+@dataclass(slots=True)
+class ShortcodeRun:
+    """Calls of one shortcode without inner content, one after another with only
+    whitespace between them (a matome article's comments): read in one go. It expands
+    to exactly what its calls would one by one, the whitespace kept."""
+
+    name: str
+    calls: list[tuple[list | dict, int, int, int, int]]  # params, line, col, offset, end
+    gaps: list[str]  # the whitespace after each call but the last
+    offset: int
+    end: int
+
+
+Node = str | Shortcode | ShortcodeRun
 
 _WS = re.compile(r"[ \t\n\v\f\r]*")  # Hugo's isASCIISpace; U+3000 is not a separator
 _NAME = re.compile(r"\w[\w/-]*")  # "/" makes namespaces; a name starts alphanumeric
@@ -55,6 +68,11 @@ _FAST_CLOSE = re.compile(
     r"\{\{([<%])[ \t\n\v\f\r]*/[ \t\n\v\f\r]*(\w[\w/-]*)[ \t\n\v\f\r]*([>%])\}\}"
 )
 _FAST_PARAM = re.compile(r'([\w-][\w.-]*)="([^"\\\n]*)"')
+# Whitespace, then an opening tag in the common form, not self-closed: the next call of a run.
+_RUN_NEXT = re.compile(
+    r"([ \t\n]*)\{\{<[ \t\n\v\f\r]*(\w[\w/-]*)"
+    r'((?:[ \t\n\v\f\r]+[\w-][\w.-]*="[^"\\\n]*")*)[ \t\n\v\f\r]*>\}\}'
+)
 _QUOTED_FAST = re.compile(r'"([^"\\\n]*)"')
 _QUOTED_CHUNK = re.compile(r'[^"\\\n]*')
 _ESCAPED_BODY = re.compile(r'(?:[^"\n\\]|\\(?![`"]))*')  # body of a \"...\" value
@@ -80,14 +98,16 @@ def parse_shortcodes(
     path: str,
     takes_inner: Callable[[str], bool | None],
     line_offset: int = 0,
+    runs: bool = False,
 ) -> list[Node]:
     """Split ``text`` into text and shortcode nodes covering all of it.
 
     ``takes_inner(name)`` is True when the template uses ``.Inner`` (a closing
     tag or ``/>`` is required), False when it does not (no closing tag allowed)
-    and None when there is no such shortcode. Raises ``SourceError``.
+    and None when there is no such shortcode. With ``runs``, calls in a row become
+    one ``ShortcodeRun``. Raises ``SourceError``.
     """
-    return _Parser(text, path, takes_inner, line_offset).parse()
+    return _Parser(text, path, takes_inner, line_offset, runs).parse()
 
 
 def typed_value(s: str) -> bool | int | float | str:
@@ -115,8 +135,9 @@ def _delims(markdown: bool) -> tuple[str, str]:
 
 
 class _Parser:
-    def __init__(self, text: str, path: str, takes_inner, line_offset: int):
+    def __init__(self, text: str, path: str, takes_inner, line_offset: int, runs: bool = False):
         self.text = text
+        self.runs = runs
         self.path = path
         self.takes_inner = takes_inner
         self.line_offset = line_offset
@@ -158,6 +179,12 @@ class _Parser:
             if m[2] is not None and (m[1] == "<") == (m[5] == ">"):
                 end = m.end()
                 params = dict(_FAST_PARAM.findall(text, m.start(3), m.end(3))) if m[3] else []
+                if self.runs and m[1] == "<" and not m[4]:
+                    run = self.run(m[2], params, start, end)
+                    if run is not None:
+                        nodes.append(run)
+                        pos = run.end
+                        continue
                 sc = self.open(m[2], params, m[4] == "/", start, end)
             else:
                 tag = self.scan_tag(start)
@@ -206,6 +233,25 @@ class _Parser:
         line, col = self.position(start)
         children: list[Node] | None = [] if inner and not self_closing else None
         return Shortcode(name, params, markdown, children, line, col, start, end, None)
+
+    def run(self, name: str, params: list | dict, start: int, end: int) -> ShortcodeRun | None:
+        """The calls of ``name`` from ``start`` on, when more than one follow each other."""
+        text = self.text
+        following = _RUN_NEXT.match(text, end)
+        if following is None or following[2] != name or self.lookup(name) is not False:
+            return None
+        line, col = self.position(start)
+        calls = [(params, line, col, start, end)]
+        gaps = []
+        while following is not None and following[2] == name:
+            gaps.append(following[1])
+            start, end = following.end(1), following.end()
+            line, col = self.position(start)
+            found = following.start(3), following.end(3)
+            params = dict(_FAST_PARAM.findall(text, *found)) if following[3] else []
+            calls.append((params, line, col, start, end))
+            following = _RUN_NEXT.match(text, end)
+        return ShortcodeRun(name, calls, gaps, calls[0][3], end)
 
     def unknown(self, name: str, markdown: bool) -> str:
         left, right = _delims(markdown)
