@@ -279,6 +279,7 @@ _URL_SAFE = frozenset(
     "!#$&'()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~"
 )
 _HEX = frozenset("0123456789abcdefABCDEF")
+_URL_UNSAFE = re.compile(r"[^!#$&'()*+,\-./0-9:;=?@A-Z_a-z~]")  # what _URL_SAFE lacks, "%" too
 _DANGEROUS = ("javascript:", "vbscript:", "file:", "data:")
 _SAFE_DATA_IMAGES = ("png;", "gif;", "jpeg;", "webp;")
 
@@ -289,6 +290,8 @@ def _url_escape(url: str) -> str:
     Goldmark leaves host names alone (no punycode) and only checks that the first
     character after ``%`` is a hex digit before keeping an escape as it is.
     """
+    if not _URL_UNSAFE.search(url):  # most URLs: nothing to encode
+        return url
     out = []
     i, n = 0, len(url)
     while i < n:
