@@ -668,7 +668,7 @@ def fast_renderers() -> list[MarkdownRenderer]:
 
 
 def _full_markdownify(renderer: MarkdownRenderer, text: str) -> str:
-    return trim_short_html(renderer.render(text).html)
+    return trim_short_html(renderer.render_parsed(text).html)
 
 
 @pytest.mark.parametrize("body", COMMENT_BODIES)
@@ -716,6 +716,50 @@ def test_fast_path_links_urls_after_inline_nodes_as_the_full_path(fast_renderers
 @given(st.lists(_ATOMS, min_size=1, max_size=30).map("".join))
 def test_fast_path_agrees_with_full_path(fast_renderers, text):
     _assert_fast_path_agrees(fast_renderers, text)
+
+
+# A matome article's frame around its comments, as a page body is after its shortcodes
+# (placeholders stand for the comment cards): what the document fast path is for.
+ARTICLE_FRAMES = [
+    "\n> 海外の反応まとめ\n\n引用元：[https://news.ycombinator.com/item?id=1](https://news.ycombinator.com/item?id=1)"
+    "\n\nHAHAMATOMESC0x1x2HBHB\n\nHAHAMATOMESC3HBHB\nHAHAMATOMESC4HBHB\n\n\n"
+    "[記事一覧へ](https://e.org/posts/)\n",
+    "> A title with <br> and 2^10\n  \t\nsee [the docs](/docs/a-b?x=1#y) and [x](https://e.org/%E3%81%82)",
+    "[one](a)[two](b) three\nfour  \nfive",
+]
+
+_LINKS = st.sampled_from(
+    ["[a](b)", "[記事](https://e.org/p/)", "[https://x.org/](https://x.org/)", "[x y](/a_b)"]
+    + ["[a](javascript:x)", "[a](b c)", "[a](<b>)", "![a](b)", "[a]", "[a](b)c", "[[a](b)]"]
+    + ['[a](b "t")', "[a](%zz)", "[a](日本)", "[ a ](b)", "[a](b)...", "[a--b](c)", "[a](b)_"]
+)
+_BLOCK = st.one_of(
+    st.lists(_ATOMS, min_size=1, max_size=8).map("".join),
+    st.lists(st.one_of(_ATOMS, _LINKS), min_size=1, max_size=6).map("".join),
+    st.lists(st.one_of(_ATOMS, _LINKS), min_size=1, max_size=6).map(lambda a: "> " + "".join(a)),
+    st.sampled_from(["HAHAMATOMESC0HBHB", "HAHAMATOMESC1x2HBHB\nHAHAMATOMESC3HBHB", ">", "> "]),
+)
+_BETWEEN = st.sampled_from(["\n\n", "\n", "\n \n", "\n\t\n\n", "\n\n\n", ""])
+
+
+def _assert_document_path_agrees(renderers: list[MarkdownRenderer], text: str) -> None:
+    for renderer in renderers:
+        fast = renderer._fast.document(text)
+        if fast is not None:
+            assert fast == renderer.render_parsed(text).html, text
+            assert renderer.render(text).headings == renderer.render_parsed(text).headings == []
+
+
+@pytest.mark.parametrize("text", ARTICLE_FRAMES)
+def test_document_path_takes_an_article_frame(fast_renderers, text):
+    assert all(renderer._fast.document(text) is not None for renderer in fast_renderers)
+    _assert_document_path_agrees(fast_renderers, text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.tuples(_BLOCK, _BETWEEN), min_size=1, max_size=5))
+def test_document_path_agrees_with_full_path(fast_renderers, blocks):
+    _assert_document_path_agrees(fast_renderers, "".join(b + sep for b, sep in blocks))
 
 
 # --- the oracle helper itself ----------------------------------------------------------------

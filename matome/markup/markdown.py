@@ -2240,6 +2240,13 @@ class MarkdownRenderer:
 
     def render(self, text: str) -> RenderedMarkdown:
         """Render a page body: HTML plus the headings (with their IDs) for the TOC."""
+        fast = self._fast.document(text)
+        if fast is not None:  # a matome article's frame: a quote, links, the comments
+            return RenderedMarkdown(fast, [])
+        return self.render_parsed(text)
+
+    def render_parsed(self, text: str) -> RenderedMarkdown:
+        """``render`` through markdown-it, with no fast path."""
         env: dict[str, Any] = {"_last_line": -1 if text.endswith("\n") else text.count("\n")}
         tokens = self._md.parse(text, env)
         headings = self._headings(tokens, env)
@@ -2518,6 +2525,23 @@ def _quoted(text: str, start: int, stop: int, spans: list[Span] | None) -> str:
     return "".join(out)
 
 
+# An inline link to a plain URL: no title, no angle brackets, nothing to unescape.
+_INLINE_LINK = re.compile(r"\[([^\[\]\n<>&`'\"\\]+)\]\(([^\s()<>\"'\\&`\x00-\x1f]+)\)")
+# What a paragraph with links may not hold: quotes, emphasis marks, and '--' or '..'
+# (the typographer's), so that every piece around a link renders on its own.
+_LINK_REFUSED = re.compile(r"['\"_*~]|--|\.\.|!\[")
+_BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
+
+
+def _blocks(text: str) -> list[str]:
+    """The blocks of ``text`` between blank lines (lines of spaces and tabs or nothing)."""
+    return [
+        b.strip("\n")
+        for b in _BLANK_LINE.sub("\n", "\n" + text + "\n").split("\n\n")
+        if b.strip("\n")
+    ]
+
+
 class _FastPath:
     def __init__(self, s: _Settings):
         self.s = s
@@ -2529,18 +2553,8 @@ class _FastPath:
         """The markdownify output for ``text``, or None when the full path is needed."""
         if not self.enabled:
             return None
-        links = "://" in text or "www." in text
-        checked, spans = text, None
-        if links:
-            spans = _bare_urls(text) if self.s.linkify else None
-            if spans is None:
-                return None
-            checked = _masked(text, spans)
-        if "`" in text:
-            if links:  # a URL may run into a code span that starts after it
-                return None
-            checked = _masked(text, _code_spans(text), "(")
-        if _fast_refused(checked, spans):
+        links = self._links(text)
+        if links is None:
             return None
         body = text.strip("\n")
         if not body:
@@ -2554,6 +2568,21 @@ class _FastPath:
             return paragraphs[0].strip(_GO_SPACE)
         return "".join(f"<p>{p}</p>\n" for p in paragraphs)
 
+    def _links(self, text: str) -> bool | None:
+        """Whether ``text`` has URLs for linkify; None when it is not for the fast path."""
+        links = "://" in text or "www." in text
+        checked, spans = text, None
+        if links:
+            spans = _bare_urls(text) if self.s.linkify else None
+            if spans is None:
+                return None
+            checked = _masked(text, spans)
+        if "`" in text:
+            if links:  # a URL may run into a code span that starts after it
+                return None
+            checked = _masked(text, _code_spans(text), "(")
+        return None if _fast_refused(checked, spans) else links
+
     def _paragraph(self, block: str, counter: _QuoteCount, links: bool) -> str:
         # The same text markdown-it's inline parser gets: outer spaces trimmed.
         block = block.strip(" ")
@@ -2563,18 +2592,73 @@ class _FastPath:
             if spans
             else None
         )
-        if self.s.typographer and _FAST_TYPO.search(block):
-            block = self._typography(block, counter, spans)
-        else:
-            block = _quoted(block, 0, len(block), spans)
-        if self.br is not None and "<br" in block:
-            block = _BR_TAG.sub(self.br, block)
-        if " \n" in block or "\n " in block:
-            block = _LINE_SPACES.sub(_line_break, block)
+        block = self._text_html(block, counter, spans)
         if anchors:
             first, *rest = block.split(_LINK_MARK)
             block = first + "".join(a + text for a, text in zip(anchors, rest, strict=True))
         return block
+
+    def _text_html(self, text: str, counter: _QuoteCount, spans: list[Span] | None) -> str:
+        """Text with its typography, escapes and line breaks; each span a ``_LINK_MARK``."""
+        if self.s.typographer and _FAST_TYPO.search(text):
+            text = self._typography(text, counter, spans)
+        else:
+            text = _quoted(text, 0, len(text), spans)
+        if self.br is not None and "<br" in text:
+            text = _BR_TAG.sub(self.br, text)
+        if " \n" in text or "\n " in text:
+            text = _LINE_SPACES.sub(_line_break, text)
+        return text
+
+    def document(self, text: str) -> str | None:
+        """The HTML of a page body made only of paragraphs, one-line block quotes and links
+        to plain URLs (a matome article's frame around its comments), or None.
+
+        Each block passes the checks of ``render``; a paragraph with ``[label](url)``
+        links has no quote, URL, bracket or underscore besides them, so neither the
+        typographer nor linkify nor emphasis can reach across a link."""
+        if not self.enabled:
+            return None
+        out: list[str] = []
+        counter = _QuoteCount()
+        for block in _blocks(text):
+            quote = block.startswith(">")
+            if quote:
+                block = block[2:] if block.startswith("> ") else block[1:]
+                if "\n" in block or not block.strip(" "):
+                    return None
+            if "](" in block:
+                html = self._link_paragraph(block, counter)
+            else:
+                links = self._links(block)
+                html = None if links is None else self._paragraph(block, counter, links)
+            if html is None:
+                return None
+            out.append(
+                f"<blockquote>\n<p>{html}</p>\n</blockquote>\n" if quote else f"<p>{html}</p>\n"
+            )
+        return "".join(out) if out else None
+
+    def _link_paragraph(self, block: str, counter: _QuoteCount) -> str | None:
+        found = list(_INLINE_LINK.finditer(block))
+        if not found or block != block.strip(" ") or _LINK_REFUSED.search(block):
+            return None
+        masked = _INLINE_LINK.sub(lambda m: "a" * len(m.group(0)), block)
+        if "://" in masked or "www." in masked or "[" in masked or "]" in masked:
+            return None
+        if _fast_refused(masked, None):
+            return None
+        out, pos = [], 0
+        for m in found:
+            label, dest = m.group(1), m.group(2)
+            if label != label.strip(" ") or _fast_refused(label, None):
+                return None
+            href = _safe_href(_url_escape(dest), self.s.unsafe)
+            out.append(self._text_html(block[pos : m.start()], counter, None))
+            out.append(f'<a href="{href}">{_escaped(label)}</a>')
+            pos = m.end()
+        out.append(self._text_html(block[pos:], counter, None))
+        return "".join(out)
 
     def _span_html(self, source: str, kind: str) -> str:
         if kind == "code":
