@@ -215,3 +215,17 @@ def test_an_error_in_a_run_of_calls_names_its_own_call(tmp_path):
     error = failed.value
     assert (error.line, error.col) == (page.body_line + 3, 3)  # the body's fourth line
     assert "a bad comment" in error.message
+
+
+def test_get_reads_named_and_positional_arguments_alike(tmp_path):
+    """Named arguments' ``get`` is their dict's own (quicker for Jinja to call): the same
+    answers as for positional ones, a default when absent, nothing for an index."""
+    template = (
+        b"{{ shortcode.get('body') }}|{{ shortcode.get('nope', 'd') }}|{{ shortcode.get(0) }}"
+        b"|{{ shortcode.get(1, 'd') }}|{{ shortcode.is_named_params }}"
+    )
+    renderer, page = _renderer(tmp_path, True, template)
+    named = '{{< matomeQuote body="b" >}}'
+    positional = '{{< matomeQuote "p0" >}}'
+    assert _html(renderer, page, named) == "b|d|None|d|True"
+    assert _html(renderer, page, positional) == "None|d|p0|d|False"

@@ -67,7 +67,13 @@ class ShortcodeCall:
             return self.params.get(key, default)
         return default
 
-    indent: str = ""  # whitespace before the call on its line
+    indent: str = ""  # whitespace before the call on its line (of a call with inner content)
+
+    def __post_init__(self) -> None:
+        if type(self.params) is dict:
+            # The arguments' own get: a built-in method, which Jinja calls without
+            # Context.call's checks (a site's comment card calls get four or five times).
+            self.get = self.params.get
 
     @property
     def inner_deindent(self) -> Markup:
@@ -188,7 +194,7 @@ class ContentRenderer:
                 position=f"{path}:{node.line}:{node.col}",
                 ordinal=ordinal,
                 is_named_params=isinstance(node.params, dict),
-                indent=_indent_before(page.body, node.offset),
+                indent=_indent_before(page.body, node.offset) if node.inner is not None else "",
             )
             if node.inner is not None:
                 # Hugo's .Inner is HTML for both forms: templates never escape it.
