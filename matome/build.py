@@ -277,7 +277,7 @@ def _build(
             raise BuildFailed(_sorted_errors(write_errors))
         clock.lap("outputs")
         delivered = outputs  # the plan stays whole: the next build's templates may show them
-        if not _thumbnails_shown(_STATE.env, fresh):
+        if thumbs and not _thumbnails_shown(_STATE.env, fresh):
             # As Hugo makes only the images its templates ask for: a site whose own
             # templates show none gets none (the encoder had only idle cores so far).
             if pending:

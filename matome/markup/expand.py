@@ -224,26 +224,21 @@ class ContentRenderer:
         """Each call of ``run`` behind its placeholder with the whitespace after it: what
         the calls expand to one by one. Returns the ordinal of the next sibling."""
         native = self._native(run.name)
-        gaps = [*run.gaps, ""]
-        if native is None:
-            for (params, line, col, offset, end), gap in zip(run.calls, gaps, strict=True):
+        if native is not None:  # a comment card: no call object per call, its use logged once
+            _, line, col, _, _ = run.calls[0]
+            try:
+                self.env.get_template(f"shortcodes/{run.name}.html")
+            except jinja2.TemplateError as e:
+                raise SourceError(path, line, col, f"shortcode {run.name}: {e}") from None
+        calls = zip(run.calls, [*run.gaps, ""], strict=True)
+        for i, ((params, line, col, offset, end), gap) in enumerate(calls):
+            if native is not None:
+                out = native(params)
+            else:
                 node = Shortcode(run.name, params, False, None, line, col, offset, end, None)
-                out = self._run(node, page, parent, outputs, path, ordinal)
-                ordinal += 1
-                pieces.append(f"HAHAMATOMESC{len(outputs)}HBHB")
-                outputs.append(out)
-                pieces.append(gap)
-            return ordinal
-        # A comment card: no call object per call, and the template's use logged once.
-        call = run.calls[0]
-        try:
-            self.env.get_template(f"shortcodes/{run.name}.html")
-            for call, gap in zip(run.calls, gaps, strict=True):
-                pieces.append(f"HAHAMATOMESC{len(outputs)}HBHB")
-                outputs.append(native(call[0]))
-                pieces.append(gap)
-        except jinja2.TemplateError as e:
-            raise SourceError(path, call[1], call[2], f"shortcode {run.name}: {e}") from None
+                out = self._run(node, page, parent, outputs, path, ordinal + i)
+            pieces += (f"HAHAMATOMESC{len(outputs)}HBHB", gap)
+            outputs.append(out)
         return ordinal + len(run.calls)
 
     def _native(self, name: str) -> Any:

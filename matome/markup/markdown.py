@@ -2643,7 +2643,7 @@ class _FastPath:
         found = list(_INLINE_LINK.finditer(block))
         if not found or block != block.strip(" ") or _LINK_REFUSED.search(block):
             return None
-        masked = _INLINE_LINK.sub(lambda m: "a" * len(m.group(0)), block)
+        masked = _masked(block, [(m.start(), m.end(), "link") for m in found])
         if "://" in masked or "www." in masked or "[" in masked or "]" in masked:
             return None
         if _fast_refused(masked, None):

@@ -58,10 +58,11 @@ _NAMED_FAST = re.compile(r'[ \t\n\v\f\r]*([\w-][\w.-]*)="([^"\\\n]*)"')  # the c
 # The next tag ("{{<" or "{{%"; a lone "{{", Go template text, is plain text in Hugo) and,
 # when it is an opening tag in the common form (only key="plain value" parameters), the
 # whole of it: most tags need no scanner.
+_COMMON_PARAMS = r'((?:[ \t\n\v\f\r]+[\w-][\w.-]*="[^"\\\n]*")*)'  # only key="plain value"
 _NEXT_TAG = re.compile(
     r"\{\{([<%])(?:[ \t\n\v\f\r]*(\w[\w/-]*)"
-    r'((?:[ \t\n\v\f\r]+[\w-][\w.-]*="[^"\\\n]*")*)'
-    r"[ \t\n\v\f\r]*(/?)[ \t\n\v\f\r]*([>%])\}\})?"
+    + _COMMON_PARAMS
+    + r"[ \t\n\v\f\r]*(/?)[ \t\n\v\f\r]*([>%])\}\})?"
 )
 # A closing tag in the common form.
 _FAST_CLOSE = re.compile(
@@ -70,8 +71,7 @@ _FAST_CLOSE = re.compile(
 _FAST_PARAM = re.compile(r'([\w-][\w.-]*)="([^"\\\n]*)"')
 # Whitespace, then an opening tag in the common form, not self-closed: the next call of a run.
 _RUN_NEXT = re.compile(
-    r"([ \t\n]*)\{\{<[ \t\n\v\f\r]*(\w[\w/-]*)"
-    r'((?:[ \t\n\v\f\r]+[\w-][\w.-]*="[^"\\\n]*")*)[ \t\n\v\f\r]*>\}\}'
+    r"([ \t\n]*)\{\{<[ \t\n\v\f\r]*(\w[\w/-]*)" + _COMMON_PARAMS + r"[ \t\n\v\f\r]*>\}\}"
 )
 _QUOTED_FAST = re.compile(r'"([^"\\\n]*)"')
 _QUOTED_CHUNK = re.compile(r'[^"\\\n]*')
@@ -121,6 +121,11 @@ def typed_value(s: str) -> bool | int | float | str:
         f = float(s)
         return s if math.isinf(f) else f
     return s
+
+
+def _common_params(m: re.Match) -> list | dict:
+    """The parameters of a tag in the common form (group 3 of ``m``): named, or none."""
+    return dict(_FAST_PARAM.findall(m.string, m.start(3), m.end(3))) if m[3] else []
 
 
 def _add_text(nodes: list[Node], s: str) -> None:
@@ -178,7 +183,7 @@ class _Parser:
                 _add_text(nodes, text[pos:start])
             if m[2] is not None and (m[1] == "<") == (m[5] == ">"):
                 end = m.end()
-                params = dict(_FAST_PARAM.findall(text, m.start(3), m.end(3))) if m[3] else []
+                params = _common_params(m)
                 if self.runs and m[1] == "<" and not m[4]:
                     run = self.run(m[2], params, start, end)
                     if run is not None:
@@ -247,9 +252,7 @@ class _Parser:
             gaps.append(following[1])
             start, end = following.end(1), following.end()
             line, col = self.position(start)
-            found = following.start(3), following.end(3)
-            params = dict(_FAST_PARAM.findall(text, *found)) if following[3] else []
-            calls.append((params, line, col, start, end))
+            calls.append((_common_params(following), line, col, start, end))
             following = _RUN_NEXT.match(text, end)
         return ShortcodeRun(name, calls, gaps, calls[0][3], end)
 
