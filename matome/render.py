@@ -10,11 +10,10 @@ import functools
 import html
 import json
 import re
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from types import BuiltinFunctionType, FunctionType, MethodType
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 from jinja2.runtime import Context, Macro
@@ -134,24 +133,25 @@ def xml_text(value: Any) -> str:
     return text.translate(_XML_REPLACEMENTS) if _XML_FORBIDDEN.search(text) else text
 
 
-@dataclass(frozen=True)
-class CommentTime:
+class CommentTime(NamedTuple):
     """A comment's ``createdAt`` for display: ``iso`` is set when it is a date and time."""
 
     iso: str
     text: str
 
 
-_COMMENT_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+# Dashes or slashes, then "T" or a space: the forms matome and the HN importers write.
+_COMMENT_TIME = re.compile(r"(\d{4})[-/](\d\d)[-/](\d\d)[T ](\d\d:\d\d)(:\d\d)")
 
 
 def comment_time(value: Any) -> CommentTime:
     """``2025/11/07 15:41:42`` or ``2025-11-07T15:41:42`` as ``2025/11/07 15:41``; else as written."""
     created = str(value or "").strip()
-    iso = created.replace("/", "-").replace(" ", "T")
-    if _COMMENT_TIME.fullmatch(iso):
-        return CommentTime(iso, f"{iso[:10].replace('-', '/')} {iso[11:16]}")
-    return CommentTime("", created)
+    m = _COMMENT_TIME.fullmatch(created)
+    if m is None:
+        return CommentTime("", created)
+    year, month, day, minute, seconds = m.groups()
+    return CommentTime(f"{year}-{month}-{day}T{minute}{seconds}", f"{year}/{month}/{day} {minute}")
 
 
 # Schemes a configured link may use; Go's html/template allows these and prints #ZgotmplZ

@@ -8,13 +8,15 @@ differ from Hugo on purpose are listed in ``KNOWN_DIFFERENCES`` and must still d
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass, field
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matome.markup.markdown import MarkdownRenderer, trim_short_html
+from matome.markup.markdown import MarkdownRenderer, plain_line, trim_short_html
+from matome.markup.sanitize import clean_html, escape_unknown_tags
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests.hugo_oracle import HugoMissing, hugo_binary, normalize_html, run_hugo
@@ -716,6 +718,44 @@ def test_fast_path_links_urls_after_inline_nodes_as_the_full_path(fast_renderers
 @given(st.lists(_ATOMS, min_size=1, max_size=30).map("".join))
 def test_fast_path_agrees_with_full_path(fast_renderers, text):
     _assert_fast_path_agrees(fast_renderers, text)
+
+
+# plain_line's text: letters of many scripts, digits, inner spaces, wide punctuation; and
+# what it must refuse (ASCII punctuation, controls, other whitespace), at most one of them.
+_PLAIN_ATOMS = st.sampled_from(
+    [*"あいう漢字カナ。、「」（）！？ー…abcXYZ019é٣😀\ufffd\u0301", "  "]
+)
+_MARK = st.sampled_from(
+    [
+        *string.punctuation,
+        *"\t\n\r\x00\x1a\x0b\x0c\x85\xa0\u1680\u2003\u200b\u2028\u205f\u3000\ufeff",
+    ]
+    + ["...", "--", "(c)", "www.a.jp", "https://a.jp", ":smile:", "&amp;", "<br>", "1. ", "# "]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(_PLAIN_ATOMS, min_size=1, max_size=12).map("".join),
+    st.one_of(st.none(), st.tuples(_MARK, st.integers(min_value=0))),
+)
+def test_a_plain_line_is_its_own_html(fast_renderers, text, mark):
+    if mark is not None:
+        at = mark[1] % (len(text) + 1)
+        text = text[:at] + mark[0] + text[at:]
+    assert plain_line(text) == (mark is None and text.strip(" ") == text)
+    if not plain_line(text):
+        return
+    hard_wraps = MarkdownRenderer({"goldmark": {"renderer": {"hardWraps": True, "xhtml": True}}})
+    for renderer in [*fast_renderers, hard_wraps]:
+        assert renderer.markdownify(text) == text
+        assert _full_markdownify(renderer, text) == text
+    assert clean_html(_full_markdownify(fast_renderers[0], escape_unknown_tags(text))) == text
+
+
+@pytest.mark.parametrize("text", ["a.b", "a b ", " a", "a\u3000b", "a\nb", "a_b", "", "a&b"])
+def test_a_line_with_a_mark_or_outer_space_is_not_plain(text):
+    assert not plain_line(text)
 
 
 # A matome article's frame around its comments, as a page body is after its shortcodes

@@ -2254,6 +2254,8 @@ class MarkdownRenderer:
 
     def markdownify(self, text: str) -> str:
         """Hugo's ``markdownify``: a lone paragraph comes back without its ``<p>`` wrapper."""
+        if plain_line(text):
+            return text
         fast = self._fast.render(text)
         if fast is not None:
             return fast
@@ -2540,6 +2542,20 @@ def _blocks(text: str) -> list[str]:
         for b in _BLANK_LINE.sub("\n", "\n" + text + "\n").split("\n\n")
         if b.strip("\n")
     ]
+
+
+# What any rule of Markdown, the typographer, linkify or emoji starts from: ASCII
+# punctuation, control characters, and whitespace other than the space (Unicode spaces,
+# zero-width and BOM characters included, to be safe). A line without any of them and
+# without outer spaces is a paragraph of plain text: three comment bodies in five.
+_NOT_PLAIN = re.compile(
+    r"[\x00-\x1f!-/:-@\[-`{-~\x7f-\xa0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]"
+)
+
+
+def plain_line(text: str) -> bool:
+    """Whether ``text`` is one paragraph of plain text, which Markdown gives back as it is."""
+    return text[:1] not in ("", " ") and text[-1] != " " and _NOT_PLAIN.search(text) is None
 
 
 class _FastPath:

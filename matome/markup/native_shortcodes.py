@@ -12,6 +12,7 @@ compares the two on every kind of parameter, and fails when the digest is stale.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Callable
@@ -26,28 +27,26 @@ TEMPLATE = "shortcodes/matomeQuote.html"
 TEMPLATE_SHA256 = "d45263e147491c02d1abf588880ef730858f78b9615f1ded753b61b031858bec"
 
 
-def matome_quote(params: Any, filters: dict[str, Callable]) -> str:
+def matome_quote(
+    params: Any, css_color: Callable, comment_time: Callable, body_html: Callable
+) -> str:
     """What the theme's ``matomeQuote.html`` renders for these parameters, with these filters."""
     get = params.get if isinstance(params, dict) else _no_named
-    css_color, comment_time = filters["css_color"], filters["comment_time"]
     color = css_color(get("color"))
+    style = f' data-color style="--comment-color: {escape(color)}"' if color else ""
     time = comment_time(get("createdAt"))
-    parts = ['<article class="comment"']
-    if color:
-        parts.append(f' data-color style="--comment-color: {escape(color)}"')
-    parts.append(
-        f'>\n  <header class="comment-meta"><span class="comment-user">{escape(get("userName"))}</span>'
-    )
-    if time.iso:
-        parts.append(
-            f' <time class="comment-date" datetime="{escape(time.iso)}">{escape(time.text)}</time>'
-        )
+    if time.iso:  # digits and separators only: nothing to escape
+        date = f' <time class="comment-date" datetime="{time.iso}">{time.text}</time>'
     elif time.text:
-        parts.append(f' <span class="comment-date">{escape(time.text)}</span>')
-    parts.append('</header>\n  <div class="comment-body">')
-    parts.append(escape(filters["comment_html"](get("body", ""))))
-    parts.append("</div>\n</article>\n")
-    return "".join(parts)
+        date = f' <span class="comment-date">{escape(time.text)}</span>'
+    else:
+        date = ""
+    return (
+        f'<article class="comment"{style}>\n'
+        f'  <header class="comment-meta"><span class="comment-user">{escape(get("userName"))}</span>'
+        f'{date}</header>\n  <div class="comment-body">{escape(body_html(get("body", "")))}</div>\n'
+        "</article>\n"
+    )
 
 
 def _no_named(key: str, default: Any = None) -> Any:
@@ -68,4 +67,9 @@ def native_renderer(env: jinja2.Environment, name: str) -> Callable[[Any], str] 
     if hashlib.sha256(source.encode()).hexdigest() != TEMPLATE_SHA256:
         return None
     filters = env.filters
-    return lambda params: matome_quote(params, filters)
+    return functools.partial(
+        matome_quote,
+        css_color=filters["css_color"],
+        comment_time=filters["comment_time"],
+        body_html=filters["comment_html"],
+    )

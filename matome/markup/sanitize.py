@@ -61,6 +61,8 @@ _CSS_COLOR = re.compile(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|(?:rgb|hsl)a?\([0-9.,
 
 def escape_unknown_tags(text: str) -> str:
     """Mark every tag that is not allowlisted, so the reader sees it as text."""
+    if "<" not in text:
+        return text.replace(LT_MARK, "\ufffd")
     return _TAG_LIKE.sub(_escape_match, text.replace(LT_MARK, "\ufffd"))
 
 
