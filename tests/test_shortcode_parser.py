@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matome.errors import SourceError
-from matome.markup.shortcodes import Shortcode, parse_shortcodes
+from matome.markup.shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
 
 # True: the template uses .Inner; False: it does not; absent: no such shortcode.
 TEMPLATES = {
@@ -545,3 +545,26 @@ def test_well_formed_calls_round_trip(call, before):
     assert sc.offset == len(before) and sc.end == len(before + text)
     if TEMPLATES[name]:
         assert sc.inner == ["inner"]
+
+
+# A run of calls in the common form, with any number of parameters, keys repeated too.
+_RUN_KEYS = st.sampled_from(["body", "userName", "createdAt", "color", "a", "b-c", "d.e"])
+_RUN_VALUES = st.sampled_from(["", "x", "コメント<br>二行目", "a b", "{{<plain>}}", "'q'", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(_RUN_KEYS, _RUN_VALUES), max_size=7), min_size=2, max_size=6),
+    st.lists(st.sampled_from(["", "\n", "\n\n", " ", "\t"]), min_size=6, max_size=6),
+)
+def test_a_run_of_calls_has_the_parameters_of_each_call(calls_params, gaps):
+    text = "".join(
+        gap + "{{<plain" + "".join(f' {k}="{v}"' for k, v in pairs) + ">}}"
+        for gap, pairs in zip(gaps, calls_params, strict=False)
+    )
+    one_by_one = [n.params for n in parse(text) if isinstance(n, Shortcode)]
+    nodes = parse_shortcodes(text, "p.md", TEMPLATES.get, 0, runs=True)
+    runs = [n for n in nodes if isinstance(n, ShortcodeRun)]
+    assert len(runs) == 1
+    assert [params for params, *_ in runs[0].calls] == one_by_one
+    assert one_by_one == [dict(pairs) or [] for pairs in calls_params]

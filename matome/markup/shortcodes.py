@@ -69,9 +69,15 @@ _FAST_CLOSE = re.compile(
     r"\{\{([<%])[ \t\n\v\f\r]*/[ \t\n\v\f\r]*(\w[\w/-]*)[ \t\n\v\f\r]*([>%])\}\}"
 )
 _FAST_PARAM = re.compile(r'([\w-][\w.-]*)="([^"\\\n]*)"')
-# Whitespace, then an opening tag in the common form, not self-closed: the next call of a run.
+# Whitespace, then an opening tag in the common form, not self-closed: the next call of a
+# run. Its first parameters are in groups (a matome comment has four), any more in the last.
+_RUN_GROUPS = 4
 _RUN_NEXT = re.compile(
-    r"([ \t\n]*)\{\{<[ \t\n\v\f\r]*(\w[\w/-]*)" + _COMMON_PARAMS + r"[ \t\n\v\f\r]*>\}\}"
+    r"([ \t\n]*)\{\{<[ \t\n\v\f\r]*(\w[\w/-]*)"
+    + r'(?:[ \t\n\v\f\r]+([\w-][\w.-]*)="([^"\\\n]*)"' * _RUN_GROUPS
+    + ")?" * _RUN_GROUPS
+    + _COMMON_PARAMS
+    + r"[ \t\n\v\f\r]*>\}\}"
 )
 _QUOTED_FAST = re.compile(r'"([^"\\\n]*)"')
 _QUOTED_CHUNK = re.compile(r'[^"\\\n]*')
@@ -126,6 +132,20 @@ def typed_value(s: str) -> bool | int | float | str:
 def _common_params(m: re.Match) -> list | dict:
     """The parameters of a tag in the common form (group 3 of ``m``): named, or none."""
     return dict(_FAST_PARAM.findall(m.string, m.start(3), m.end(3))) if m[3] else []
+
+
+def _run_params(m: re.Match) -> list | dict:
+    """The parameters of a ``_RUN_NEXT`` match, from its groups: searching the tag again
+    for them, through a long comment body, took as long as finding the tag."""
+    found = m.groups()
+    params = {}
+    for i in range(2, 2 + 2 * _RUN_GROUPS, 2):
+        if found[i] is None:
+            break
+        params[found[i]] = found[i + 1]
+    if found[-1]:
+        params.update(_FAST_PARAM.findall(found[-1]))
+    return params or []
 
 
 def _add_text(nodes: list[Node], s: str) -> None:
@@ -252,7 +272,7 @@ class _Parser:
             gaps.append(following[1])
             start, end = following.end(1), following.end()
             line, col = self.position(start)
-            calls.append((_common_params(following), line, col, start, end))
+            calls.append((_run_params(following), line, col, start, end))
             following = _RUN_NEXT.match(text, end)
         return ShortcodeRun(name, calls, gaps, calls[0][3], end)
 
