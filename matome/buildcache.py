@@ -352,9 +352,21 @@ def content_fields(source: Path, entry: ContentEntry) -> dict | None:
 
 def save_fields(source: Path, key: str, digest: str, fields: dict) -> str:
     """One rendered body's page fields, written by the worker that rendered it; the name
-    is new each time, so a build that fails leaves the files the cache names as they were."""
+    is new each time, so a build that fails leaves the files the cache names as they were.
+    Written in place, not renamed into place: no index names the file before the build
+    has succeeded, so one cut short by a killed build is never read (the next full ``save``
+    removes it)."""
     name = hashlib.blake2b(f"{key}\0{digest}\0{os.getpid()}\0{time.time_ns()}".encode())
-    _write(_blob(source, name.hexdigest()[:32]), digest, fields)
+    path = _blob(source, name.hexdigest()[:32])
+    data = pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        f = path.open("wb")
+    except FileNotFoundError:  # the build's first body
+        path.parent.mkdir(parents=True, exist_ok=True)
+        f = path.open("wb")
+    with f:
+        f.write(digest.encode() + b"\n")
+        f.write(data)
     return name.hexdigest()[:32]
 
 
