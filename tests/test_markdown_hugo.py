@@ -734,20 +734,24 @@ _MARK = st.sampled_from(
 )
 
 
+@pytest.fixture(scope="module")
+def hard_wraps_renderer() -> MarkdownRenderer:
+    return MarkdownRenderer({"goldmark": {"renderer": {"hardWraps": True, "xhtml": True}}})
+
+
 @settings(max_examples=500, deadline=None)
 @given(
     st.lists(_PLAIN_ATOMS, min_size=1, max_size=12).map("".join),
     st.one_of(st.none(), st.tuples(_MARK, st.integers(min_value=0))),
 )
-def test_a_plain_line_is_its_own_html(fast_renderers, text, mark):
+def test_a_plain_line_is_its_own_html(fast_renderers, hard_wraps_renderer, text, mark):
     if mark is not None:
         at = mark[1] % (len(text) + 1)
         text = text[:at] + mark[0] + text[at:]
     assert plain_line(text) == (mark is None and text.strip(" ") == text)
     if not plain_line(text):
         return
-    hard_wraps = MarkdownRenderer({"goldmark": {"renderer": {"hardWraps": True, "xhtml": True}}})
-    for renderer in [*fast_renderers, hard_wraps]:
+    for renderer in [*fast_renderers, hard_wraps_renderer]:
         assert renderer.markdownify(text) == text
         assert _full_markdownify(renderer, text) == text
     assert clean_html(_full_markdownify(fast_renderers[0], escape_unknown_tags(text))) == text
