@@ -17,7 +17,7 @@ from .content.page import Page
 from .content.urls import urlize
 from .images import thumbnail
 from .markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
-from .markup.markdown import MarkdownRenderer, plain_line
+from .markup.markdown import MarkdownRenderer
 from .markup.sanitize import clean_html, css_color, escape_unknown_tags
 from .site import Site
 
@@ -97,7 +97,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
     def comment_html(body: Any) -> Markup:
         """A comment body: Markdown like ``markdownify``, made safe unless sanitizing is off."""
         text = str(body if body is not None else "")
-        if plain_line(text):  # three in five: no tag, no mark, nothing to clean
+        if markdown.is_own_html(text):  # four in five: no mark, no tag but <br>, nothing to clean
             return Markup(text)
         if not sanitize:
             return markdownify(text)

@@ -757,6 +757,24 @@ def test_a_plain_line_is_its_own_html(fast_renderers, hard_wraps_renderer, text,
     assert clean_html(_full_markdownify(fast_renderers[0], escape_unknown_tags(text))) == text
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(_PLAIN_ATOMS, st.just("<br>"), st.just(" <br> ")), min_size=1, max_size=12)
+)
+def test_plain_text_with_br_tags_is_its_own_html_when_raw_html_passes(fast_renderers, atoms):
+    """A comment's lines joined by <br>: markdown-it keeps the tags as they are when raw
+    HTML is on (UNSAFE), and the sanitizer allows them."""
+    text = "".join(atoms)
+    for renderer in fast_renderers:
+        own = renderer.is_own_html(text)
+        assert own == (text.strip(" ") == text and (renderer.settings.unsafe or "<br>" not in text))
+        assert renderer.markdownify(text) == _full_markdownify(renderer, text)
+        if own:
+            assert renderer.markdownify(text) == text
+            sanitized = clean_html(_full_markdownify(renderer, escape_unknown_tags(text)))
+            assert sanitized == text
+
+
 @pytest.mark.parametrize("text", ["a.b", "a b ", " a", "a\u3000b", "a\nb", "a_b", "", "a&b"])
 def test_a_line_with_a_mark_or_outer_space_is_not_plain(text):
     assert not plain_line(text)

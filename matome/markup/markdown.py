@@ -2245,6 +2245,13 @@ class MarkdownRenderer:
             return RenderedMarkdown(fast, [])
         return self.render_parsed(text)
 
+    def is_own_html(self, text: str) -> bool:
+        """Whether ``markdownify(text)`` is ``text`` itself: a plain line, or (raw HTML
+        passed through) plain text with ``<br>`` tags in it, as a comment's lines come."""
+        if plain_line(text):
+            return True
+        return self.settings.unsafe and "<br>" in text and plain_line(text.replace("<br>", "br"))
+
     def render_parsed(self, text: str) -> RenderedMarkdown:
         """``render`` through markdown-it, with no fast path."""
         env: dict[str, Any] = {"_last_line": -1 if text.endswith("\n") else text.count("\n")}
@@ -2254,7 +2261,7 @@ class MarkdownRenderer:
 
     def markdownify(self, text: str) -> str:
         """Hugo's ``markdownify``: a lone paragraph comes back without its ``<p>`` wrapper."""
-        if plain_line(text):
+        if self.is_own_html(text):
             return text
         fast = self._fast.render(text)
         if fast is not None:
