@@ -357,16 +357,7 @@ def save_fields(source: Path, key: str, digest: str, fields: dict) -> str:
     has succeeded, so one cut short by a killed build is never read (the next full ``save``
     removes it)."""
     name = hashlib.blake2b(f"{key}\0{digest}\0{os.getpid()}\0{time.time_ns()}".encode())
-    path = _blob(source, name.hexdigest()[:32])
-    data = pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
-    try:
-        f = path.open("wb")
-    except FileNotFoundError:  # the build's first body
-        path.parent.mkdir(parents=True, exist_ok=True)
-        f = path.open("wb")
-    with f:
-        f.write(digest.encode() + b"\n")
-        f.write(data)
+    _write(_blob(source, name.hexdigest()[:32]), digest, fields, in_place=True)
     return name.hexdigest()[:32]
 
 
@@ -474,11 +465,19 @@ def _read(path: Path, print_: str, unpickler: type = pickle.Unpickler) -> Any:
         return None  # absent, from another version, or cut short: do without it
 
 
-def _write(path: Path, print_: str, value: Any, pickler: type = pickle.Pickler) -> None:
-    """Written beside and renamed into place: a build killed meanwhile leaves the old file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with tmp.open("wb") as f:
+def _write(
+    path: Path, print_: str, value: Any, pickler: type = pickle.Pickler, in_place: bool = False
+) -> None:
+    """Written beside and renamed into place: a build killed meanwhile leaves the old file.
+    ``in_place``: a new name that nothing reads yet, written directly."""
+    target = path if in_place else path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        f = target.open("wb")
+    except FileNotFoundError:  # the cache's first file of its folder
+        path.parent.mkdir(parents=True, exist_ok=True)
+        f = target.open("wb")
+    with f:
         f.write(print_.encode() + b"\n")
         pickler(f, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    os.replace(tmp, path)
+    if not in_place:
+        os.replace(target, path)

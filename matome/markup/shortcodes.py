@@ -74,7 +74,7 @@ _FAST_PARAM = re.compile(r'([\w-][\w.-]*)="([^"\\\n]*)"')
 _RUN_GROUPS = 4
 _RUN_NEXT = re.compile(
     r"([ \t\n]*)\{\{<[ \t\n\v\f\r]*(\w[\w/-]*)"
-    + r'(?:[ \t\n\v\f\r]+([\w-][\w.-]*)="([^"\\\n]*)"' * _RUN_GROUPS
+    + (r"(?:[ \t\n\v\f\r]+" + _FAST_PARAM.pattern) * _RUN_GROUPS
     + ")?" * _RUN_GROUPS
     + _COMMON_PARAMS
     + r"[ \t\n\v\f\r]*>\}\}"
