@@ -55,11 +55,10 @@ def test_thumbnails_are_resized_once_per_image_and_size_and_shared(site, tmp_pat
     out = tmp_path / "out"
     matome_build(site, out)
     thumbs = sorted((out / "thumbnails").iterdir())
-    # Two distinct images (one named in another case) x three sizes, shared by three pages.
-    assert len(thumbs) == 6, thumbs
-    widths = sorted(Image.open(p).width for p in thumbs)
-    assert widths == [480, 480, 1200, 1200, 1200, 1200]
-    assert {p.suffix for p in thumbs} == {".webp", ".jpg"}
+    # Two distinct images (one named in another case) x two sizes, shared by three pages.
+    assert len(thumbs) == 4, thumbs
+    sizes = sorted((Image.open(p).width, p.suffix) for p in thumbs)
+    assert sizes == [(480, ".webp"), (480, ".webp"), (1200, ".jpg"), (1200, ".jpg")]
     card = (out / "posts/index.html").read_text()
     img = re.search(
         r'<img src="(/blog/thumbnails/[^"]+_480\.webp)" alt="" width="480" height="(\d+)" loading="lazy"',
@@ -68,10 +67,13 @@ def test_thumbnails_are_resized_once_per_image_and_size_and_shared(site, tmp_pat
     assert img, card
     assert (out / img.group(1).removeprefix("/blog/")).is_file()
     article = (out / "posts/p0/index.html").read_text()
-    assert re.search(
-        r'<meta property="og:image" content="https://e\.org/blog/thumbnails/purple2_\w+_1200\.jpg">',
+    og = re.search(
+        r'<meta property="og:image" content="https://e\.org/blog/(thumbnails/purple2_\w+_1200\.jpg)">',
         article,
     )
+    assert og, article
+    hero = re.search(r'<figure class="article-hero">\s*<img src="/blog/([^"]+)"', article)
+    assert hero and hero.group(1) == og.group(1)  # the hero is the OpenGraph image
 
 
 def test_the_image_cache_is_reused_and_keyed_by_content(site, tmp_path, monkeypatch):
@@ -184,7 +186,7 @@ def test_feature_images_resolve_as_blowfish_does(site, tmp_path):
     )
     assert "og:image" not in (out / "posts/missing/index.html").read_text()
     hero = re.search(
-        r'<figure class="article-hero">\s*<img src="/blog/(thumbnails/feature-photo_\w+_1200\.webp)" alt="" width="1200" height="600"',
+        r'<figure class="article-hero">\s*<img src="/blog/(thumbnails/feature-photo_\w+_1200\.jpg)" alt="" width="1200" height="600"',
         (out / "posts/bundle/index.html").read_text(),
     )
     assert hero and (out / hero.group(1)).is_file()
@@ -240,6 +242,41 @@ def test_thumbnails_follow_hugos_resample_filter_setting(site, tmp_path):
         "hamming, catmullrom, lanczos: box is used"
     ]
     assert warnings[0].path.endswith("hugo.toml")
+
+
+def test_thumbnails_follow_hugos_quality_setting(site, tmp_path):
+    """Hugo's ``imaging.quality`` (default 75) sets the JPEG and WebP quality; a value
+    Hugo would refuse is a warning, and 75 is used."""
+    from matome.build import build
+    from matome.config import Flags
+
+    config = site / "hugo.toml"
+    plain = config.read_text()
+
+    def made(quality: str | None, out: Path) -> tuple[dict[str, Path], list[str]]:
+        setting = "" if quality is None else f"[imaging]\n  quality = {quality}\n"
+        config.write_text(plain + setting)
+        report = build(site, Flags(destination=str(out)), jobs=1)
+        thumbs = {p.name.split("_")[0] + p.suffix: p for p in (out / "thumbnails").iterdir()}
+        return thumbs, [w.message for w in report.warnings]
+
+    default, warnings = made(None, tmp_path / "default")
+    assert not warnings and {p.suffix for p in default.values()} == {".jpg", ".webp"}
+    same, _ = made("75", tmp_path / "q75")
+    assert {p.name for p in same.values()} == {p.name for p in default.values()}
+    low, _ = made("30", tmp_path / "q30")
+    assert low.keys() == default.keys()
+    for name, path in low.items():
+        assert path.name != default[name].name
+        assert path.stat().st_size < default[name].stat().st_size, name
+    for i, (bad, shown) in enumerate(
+        [("0", "0"), ("101", "101"), ("'high'", "'high'"), ("true", "True")]
+    ):
+        again, warnings = made(bad, tmp_path / f"bad{i}")
+        assert {p.name for p in again.values()} == {p.name for p in default.values()}
+        assert warnings == [
+            f"imaging.quality {shown} is not a whole number from 1 to 100: 75 is used"
+        ]
 
 
 def _bundle_with(site: Path, name: str, image) -> Path:
@@ -299,7 +336,7 @@ def test_thumbnail_sizes_told_to_pages_before_encoding_are_the_encoded_sizes(sit
                 assert made.convert("RGB").getpixel((0, 0)) != (136, 136, 136)  # not a blank
             checked += 1
     assert checked >= 10
-    with Image.open(next((out / "thumbnails").glob("feature_*_1200.webp"))) as any_hero:
+    with Image.open(next((out / "thumbnails").glob("feature_*_1200.jpg"))) as any_hero:
         assert any_hero.width <= 1200
 
 
@@ -332,7 +369,7 @@ def test_an_image_broken_past_its_header_gets_a_blank_stand_in_and_a_warning_eac
     assert made[0] == made[1] < made[2]
     cut = (out / "posts/cut/index.html").read_text()
     hero = re.search(
-        r'<img src="/blog/(thumbnails/feature_\w+_1200\.webp)" alt="" width="1200" height="675"',
+        r'<img src="/blog/(thumbnails/feature_\w+_1200\.jpg)" alt="" width="1200" height="675"',
         cut,
     )
     assert hero, cut
@@ -370,5 +407,5 @@ def test_a_build_that_fails_stops_its_thumbnail_encoder(site, tmp_path):
     broken.unlink()
     report = build(site, Flags(destination=str(tmp_path / "out")), jobs=2)
     assert not report.warnings
-    assert len(list((tmp_path / "out/thumbnails").iterdir())) == 6
+    assert len(list((tmp_path / "out/thumbnails").iterdir())) == 4  # two images, two sizes each
     assert _children_of(os.getpid()) == []
