@@ -332,6 +332,28 @@ def test_a_failed_build_leaves_the_cache_as_the_last_good_build_made_it(built, t
     assert_same_as_cold(site, out, tmp_path)
 
 
+def test_a_build_good_or_failed_leaves_the_garbage_collector_as_it_found_it(built, tmp_path):
+    """A build collects garbage less often while it runs (its objects live until it
+    ends); `matome serve` goes on in the same process, at the thresholds it had."""
+    import gc
+
+    site, out = built
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(500, 7, 9)
+        write(site / "content/posts/new/index.md", article(90))
+        run(site, out)
+        assert gc.get_threshold() == (500, 7, 9)
+        write(
+            site / "content/posts/new/index.md", article(90, extra='{{< matomeQuote body="x" >}\n')
+        )
+        with pytest.raises(BuildFailed):
+            run(site, out)
+        assert gc.get_threshold() == (500, 7, 9)
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_a_damaged_body_in_the_cache_is_rendered_again_when_a_file_reads_it(built, tmp_path):
     site, out = built
     theme_feed = Path(__file__).resolve().parent.parent / "templates/_default/rss.xml"
