@@ -164,6 +164,31 @@ def test_no_internal_link_or_image_of_the_generated_site_is_broken(generated):
     assert not broken, "\n".join(broken[:40])
 
 
+def test_the_main_menu_marks_where_each_page_is(generated):
+    """The header is rendered once per main-menu position (``partial_cached``), so on
+    every page of a parallel build the menu must mark that page's own entry as current
+    and the entry of the section it is in as "is-within", and never another page's."""
+    _, public = generated
+    nav = re.compile(r'<nav class="site-nav".*?</nav>', re.S)
+    entry = re.compile(r'<li><a href="([^"]+)"( aria-current="page"| class="is-within")?>')
+    seen: dict[str, int] = {}
+    for path in public.rglob("index.html"):
+        found = nav.search(path.read_text(encoding="utf-8"))
+        if found is None:  # an alias: a redirect with no header
+            continue
+        folder = path.parent.relative_to(public).as_posix()
+        # A list's page 2, 3, ... is the list page itself, as in Hugo's IsMenuCurrent.
+        url = re.sub(r"page/\d+/$", "", "/" if folder == "." else f"/{folder}/")
+        for href, mark in entry.findall(found.group(0)):
+            current = href == url
+            within = not current and href != "/" and url.startswith(href)
+            wanted = ' aria-current="page"' if current else ' class="is-within"' if within else ""
+            assert mark == wanted, (url, href, mark)
+            seen[wanted] = seen.get(wanted, 0) + 1
+    assert seen.get(' aria-current="page"', 0) >= 3, seen
+    assert seen.get(' class="is-within"', 0) > 200, seen
+
+
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
