@@ -357,7 +357,7 @@ def _encode_source(job: Encoding) -> SourceError | None:
                 _finish(target, (0, 0))
             return None
         image = _decode(job.src, max(width for width, _ in job.targets))
-        # One resize per width: the 1200 px hero is encoded both as WebP and as JPEG.
+        # One resize per width, shared by the formats asked for at that width.
         for width in sorted({width for width, _ in job.targets}, reverse=True):
             resized = _resize(image, width, job.imaging.resample)
             for size in [s for s in job.targets if s[0] == width]:
