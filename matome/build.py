@@ -18,15 +18,13 @@ import gc
 import operator
 import os
 import shutil
-import signal
-import sys
 import time
 from array import array
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import chain, compress, starmap
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jinja2
 
@@ -35,9 +33,17 @@ from .buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .config import Flags, SiteConfig, load_config
 from .content.loader import CONTENT_EXTS, load_content
 from .content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
+from .early_thumbnails import EarlyThumbnails
 from .errors import BuildFailed, SourceError
+from .forking import FORKS, ForkedCall, fork_pool
 from .functions import install_site_functions
-from .images import encode_thumbnails, plan_thumbnails, prepared_for, remove_unfinished
+from .images import (
+    encode_thumbnails,
+    plan_thumbnails,
+    prepared_for,
+    remove_unfinished,
+    thumbnail_cache,
+)
 from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
 from .outputs.plan import Output, alias_html, plan_outputs
@@ -65,9 +71,6 @@ from .search import OUTPUT_DIR as SEARCH_DIR
 from .search import index_site, search_enabled
 from .site import Site, build_site
 from .snapshot import Snapshot
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
 
 # Below this many pages, forking costs more than it saves.
 PARALLEL_THRESHOLD = 64
@@ -188,6 +191,8 @@ def _build(
     if changed is None:
         cache = None  # no cache, another fingerprint, or templates added or removed
     reuse = _kept_graph(source, config, print_, last, cache, digests, now)
+    workers = jobs or os.cpu_count() or 1
+    early = None
     if reuse is not None:
         snap, edits = reuse
         site, build_id, next_change = snap.site, snap.build_id, last.next_change
@@ -199,7 +204,11 @@ def _build(
         clock.lap("load (kept graph)")
     else:
         snap, build_id = None, os.urandom(8).hex()
-        loaded = load_content(config, now)
+        if FORKS:  # thumbnails are encoded on the core the load leaves idle
+            early = children.enter_context(EarlyThumbnails(config, workers))
+        loaded = load_content(config, now, early.page_read if early else None)
+        if early:
+            early.all_read()
         clock.lap("load")
         site = build_site(config, loaded, now)
         errors = [*loaded.errors, *site.errors]
@@ -216,17 +225,18 @@ def _build(
     log_thumbnails(env, log)
     content = ContentRenderer(env, markdown, site, summary_length=config.summary_length)
     report.destination = destination
-    workers = jobs or os.cpu_count() or 1
     fresh = BuildCache(print_, templates, build_id)
     view = GraphView(site)
     clock.lap("site graph")
-    # Thumbnails are named and sized now (a template may ask for one) and encoded by a child
-    # at the lowest priority: it takes what the workers leave of the cores (their uneven
-    # ends, this process's serial stretches), and runs at full speed once they are done.
+    # Thumbnails are named and sized now (a template may ask for one). Those the early
+    # encoder was not given are encoded by another child at the lowest priority: it takes
+    # what the workers leave of the cores (their uneven ends, this process's serial
+    # stretches), and runs at full speed once they are done.
     thumbnails = None
     if snap is None or not all(os.path.exists(o.source) for o in snap.images.outputs):
         thumbnails = plan_thumbnails(site)
     pending = thumbnails.pending if thumbnails else []
+    early_jobs, pending = early.split(pending) if early else ([], pending)
     if pending:
         encoding = children.enter_context(ForkedCall(encode_thumbnails, pending, workers, nice=19))
 
@@ -287,9 +297,12 @@ def _build(
         if thumbs and not _thumbnails_shown(_STATE.env, fresh):
             # As Hugo makes only the images its templates ask for: a site whose own
             # templates show none gets none (the encoder had only idle cores so far).
+            if early:
+                early.stop()
+                early = None
             if pending:
                 encoding.stop()
-                remove_unfinished(pending, encoding.pid)
+                remove_unfinished(thumbnail_cache(config), encoding.pid)
                 pending = []
             later = []
             delivered = [item for item in outputs if item.out_path not in thumbs]
@@ -306,6 +319,8 @@ def _build(
         if snap is None:
             keeping.result()
         image_warnings = encoding.result() if pending else []
+        if early:
+            image_warnings += early.finish(early_jobs)
         report.warnings += image_warnings
         if snap is None and image_warnings:  # a stand-in blank is kept: the next build warns too
             kept_graph.warnings = graph_warnings + image_warnings
@@ -934,7 +949,7 @@ def _map(func, items: list, workers: int, progress: Progress, label: str) -> lis
         return []
     chunks = _shrinking_chunks(items, workers)
     task = progress.task(label, len(items))
-    if workers <= 1 or len(items) < PARALLEL_THRESHOLD or sys.platform == "win32":
+    if workers <= 1 or len(items) < PARALLEL_THRESHOLD or not FORKS:
         return [row for part in chunks for row in task.done(len(part), func(part))]
     # The workers share the parent's memory until they write to it; a collection of the
     # cyclic garbage collector writes to every object it visits, so what exists is frozen.
@@ -959,103 +974,6 @@ def _shrinking_chunks(items: list, workers: int) -> list[list]:
         chunks.append(items[start : start + size])
         start += size
     return chunks
-
-
-class ForkedCall:
-    """``func(*args)`` in a forked child, its result read back through a pipe.
-
-    Unlike an executor, it starts no thread in this process, so the worker pools forked
-    after it are safe. As a context manager, the child is stopped if its result was not
-    collected (the build failed)."""
-
-    def __init__(self, func, *args, nice: int = 0):
-        self._done = False
-        if sys.platform == "win32":  # no fork: done here and now, as the worker pools are
-            self._value, self._child, self._done = func(*args), None, True
-            return
-        context = _fork_context()
-        self._results, sender = context.Pipe(duplex=False)
-        self._child = context.Process(
-            target=_call_in_child, args=(sender, os.getpid(), nice, func, args), daemon=True
-        )
-        self._child.start()
-        sender.close()
-
-    def result(self) -> Any:
-        if self._child is None:
-            return self._value
-        try:
-            ok, value = self._results.recv()
-        except EOFError:
-            raise RuntimeError(f"a build worker ended with code {self._child.exitcode}") from None
-        finally:
-            self._child.join()
-            self._done = True
-        if not ok:
-            raise value
-        return value
-
-    @property
-    def pid(self) -> int | None:
-        return self._child.pid if self._child is not None else None
-
-    def stop(self) -> None:
-        """End the child now; its result is not wanted."""
-        if self._child is not None and not self._done:
-            self._child.kill()
-            self._child.join()
-            self._done = True
-
-    def __enter__(self) -> ForkedCall:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._child is None:
-            return
-        self.stop()
-        self._results.close()
-
-
-def _call_in_child(sender, parent: int, nice: int, func, args) -> None:
-    _end_with_parent(parent)
-    os.nice(nice)
-    try:
-        sender.send((True, func(*args)))
-    except BaseException as e:
-        sender.send((False, e))
-
-
-def _fork_context():
-    # Imported when first used: a build that forks nothing (one article edited) starts
-    # 15 ms sooner without multiprocessing and concurrent.futures.process.
-    from multiprocessing import get_context
-
-    return get_context("fork")
-
-
-def fork_pool(workers: int) -> ProcessPoolExecutor:
-    """Workers forked from this process (they inherit what is set up), ending with it."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(
-        workers,
-        mp_context=_fork_context(),
-        initializer=_end_with_parent,
-        initargs=(os.getpid(),),
-    )
-
-
-def _end_with_parent(parent: int) -> None:
-    """Run in each worker: when the build is killed (SIGKILL leaves it no time to stop its
-    pool), its workers, waiting for work that will not come, get SIGTERM (Linux)."""
-    if sys.platform != "linux":
-        return
-    import ctypes
-
-    pr_set_pdeathsig = 1
-    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
-    if os.getppid() != parent:  # it died before the call
-        os._exit(1)
 
 
 # --- staging and swap ------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 The real blog has 52 images shared by 1,933 articles, so the work is keyed by
 image, not by page: every (source, width, format) is named and sized from the
-image's header before any page is rendered, encoded by a low-priority child of
-the build meanwhile (it takes the time the workers leave of the cores), and
-made once ever thanks to a cache in ``<site>/resources/_gen/images/matome/``
+image's header before any page is rendered, encoded by low-priority children of
+the build (from the start of a full build's load: ``early_thumbnails.py``; they
+take the time the main process and the workers leave of the cores), and made once ever thanks to a cache in ``<site>/resources/_gen/images/matome/``
 (the folder Hugo uses for its own processed images). Outputs are copies of
 cached files, named after a hash of the source's bytes and the size, under
 ``thumbnails/``.
@@ -28,6 +28,7 @@ from urllib.parse import quote
 from .content.page import Page
 from .errors import SourceError
 from .outputs.plan import Output
+from .site import resource_order
 
 # Bump when encoding changes, so cached files made the old way are not reused.
 ENCODER_VERSION = 3
@@ -143,22 +144,37 @@ class Assets:
 
 def feature_source(page: Page, assets: Assets) -> Path | str | None:
     """The page's feature image as Blowfish finds it: a file, a remote URL, or nothing."""
-    if _param(page.params, "hideFeatureImage") is True:
+    bundle = [(r.name, r.source) for r in page.resources]
+    return _feature_source(page.params, bundle, page.site_params, assets)
+
+
+def loaded_feature_source(page: Page, site_params: dict, assets: Assets) -> Path | str | None:
+    """``feature_source`` of a page just read, before the site graph links it: from its
+    bundle's file names and its own params (a section's cascade is not applied yet)."""
+    folder = Path(page.file.filename).parent
+    bundle = [(name, folder / name) for name in resource_order(page.resource_names)]
+    return _feature_source(page.params, bundle, site_params, assets)
+
+
+def _feature_source(
+    params: dict, bundle: list[tuple[str, Path]], site_params: dict, assets: Assets
+) -> Path | str | None:
+    if _param(params, "hideFeatureImage") is True:
         return None
-    images = [r for r in page.resources if r.name.lower().endswith((*RASTER, ".svg"))]
+    images = [(n, path) for n, path in bundle if n.lower().endswith((*RASTER, ".svg"))]
     for pattern in BUNDLE_PATTERNS:
         regex = glob_regex(pattern)
-        found = next((r for r in images if regex.match(r.name)), None)
+        found = next((path for n, path in images if regex.match(n)), None)
         if found is not None:
-            return found.source
-    value = _param(page.params, "featureimage")
+            return found
+    value = _param(params, "featureimage")
     if isinstance(value, str) and value.strip():
-        if value.startswith(("http://", "https://", "//")):
+        if _is_remote(value):
             return value
         found = assets.get_match(value)
         if found is not None:
             return found
-    default = _param(page.site_params, "defaultFeaturedImage")
+    default = _param(site_params, "defaultFeaturedImage")
     return assets.get_match(default) if isinstance(default, str) else None
 
 
@@ -221,9 +237,8 @@ def plan_thumbnails(site) -> PlannedThumbnails:
     Sizes come from the cache or from the image's header, so the pages can be rendered
     while the missing files are encoded (``encode_thumbnails``)."""
     config = site.config
-    source_root = Path(config.source)
-    assets = Assets(source_root / str(config.get("assetdir") or "assets"))
-    cache = source_root / "resources" / "_gen" / "images" / "matome"
+    assets = site_assets(config)
+    cache = thumbnail_cache(config)
     wanted: dict[Path, set[tuple[int, str]]] = {}
     sources: dict[str, Path | str] = {}
     same_file: dict[Path, Path] = {}
@@ -238,7 +253,7 @@ def plan_thumbnails(site) -> PlannedThumbnails:
             wanted.setdefault(found, set()).update(PAGE_SIZES)
         sources[f"page:{page.index}"] = found
     for value, sizes in _site_images(config.params):
-        if value.startswith(("http://", "https://", "//")):
+        if _is_remote(value):
             sources[f"asset:{value}"] = value
             continue
         found = assets.get_match(value)
@@ -253,9 +268,7 @@ def plan_thumbnails(site) -> PlannedThumbnails:
     base = config.base_url.rstrip("/")
     for src, sizes in wanted.items():
         try:
-            digest = hashlib.sha256(src.read_bytes()).hexdigest()
-            targets = {size: _target(src, *size, digest, cache, imaging) for size in sorted(sizes)}
-            made, todo = _plan_source(src, targets, imaging)
+            made, todo = _plan_source(src, sizes, cache, imaging)
         except Exception as e:  # a broken image must not stop the build: the card shows no image
             warnings.append(SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning"))
             continue
@@ -282,12 +295,53 @@ def encode_thumbnails(pending: list[Encoding], jobs: int = 1) -> list[SourceErro
         return [w for w in pool.map(_encode_source, pending) if w is not None]
 
 
-def remove_unfinished(pending: list[Encoding], pid: int | None) -> None:
+def encode_as_found(found, cache: Path, imaging: Imaging, jobs: int = 1) -> None:
+    """Encode each (source, sizes) received on the connection ``found``, as they come,
+    until None (see ``early_thumbnails``). What fails is left for the build's own plan,
+    which finds it missing, encodes it again and warns."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        while (item := found.recv()) is not None:
+            pool.submit(_encode_early, *item, cache, imaging)
+
+
+def _encode_early(src: Path, sizes: set[tuple[int, str]], cache: Path, imaging: Imaging) -> None:
+    with contextlib.suppress(Exception):  # an unreadable image: the plan warns
+        _, todo = _plan_source(src, sizes, cache, imaging)
+        if todo is not None:
+            _encode_source(todo)
+
+
+def is_finished(job: Encoding) -> bool:
+    """Whether every file of ``job`` is in the cache (an encoder made them)."""
+    return all(_cached(target) is not None for target in job.targets.values())
+
+
+def remove_unfinished(cache: Path, pid: int | None) -> None:
     """The temporary files of an encoder stopped midway (process ``pid``); what it
     finished stays in the cache."""
-    for folder in {target.parent for job in pending for target in job.targets.values()}:
-        for tmp in folder.glob(f".*.{pid}.tmp"):
-            tmp.unlink(missing_ok=True)
+    for tmp in cache.glob(f".*.{pid}.tmp"):
+        tmp.unlink(missing_ok=True)
+
+
+def site_assets(config) -> Assets:
+    return Assets(Path(config.source) / str(config.get("assetdir") or "assets"))
+
+
+def thumbnail_cache(config) -> Path:
+    """Where encoded thumbnails are kept between builds."""
+    return Path(config.source) / "resources" / "_gen" / "images" / "matome"
+
+
+def site_image_files(params: dict, assets: Assets) -> list[tuple[Path, tuple]]:
+    """The files of the site-wide images the theme shows, with their sizes."""
+    found = [(assets.get_match(v), sizes) for v, sizes in _site_images(params) if not _is_remote(v)]
+    return [(path, sizes) for path, sizes in found if path is not None]
+
+
+def _is_remote(value: str) -> bool:
+    return value.startswith(("http://", "https://", "//"))
 
 
 def prepared_for(site) -> PreparedImages | None:
@@ -321,9 +375,11 @@ def imaging_settings(config) -> tuple[Imaging, list[SourceError]]:
 
 
 def _plan_source(
-    src: Path, targets: dict[tuple[int, str], Path], imaging: Imaging
+    src: Path, sizes: set[tuple[int, str]], cache: Path, imaging: Imaging
 ) -> tuple[dict, Encoding | None]:
     """Each size's cached file and pixel size, and what must be encoded for the missing."""
+    digest = hashlib.sha256(src.read_bytes()).hexdigest()
+    targets = {size: _target(src, *size, digest, cache, imaging) for size in sorted(sizes)}
     made: dict = {}
     missing = {}
     for size, target in targets.items():

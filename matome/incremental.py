@@ -43,7 +43,7 @@ from typing import Any
 
 import jinja2
 
-from .build import BuildState, _copy, fork_pool, render_output, write_if_changed
+from .build import BuildState, _copy, render_output, write_if_changed
 from .buildcache import ContentEntry, content_source, implicit_reads, plan_sig
 from .config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
 from .content import loader
@@ -52,6 +52,7 @@ from .content.frontmatter import split_front_matter
 from .content.loader import LoadResult, load_content
 from .content.page import RENDERED_FIELDS, Page
 from .errors import SourceError
+from .forking import fork_pool
 from .functions import install_site_functions
 from .images import prepare_thumbnails
 from .markup.expand import ContentRenderer, RenderedContent, attach_content

@@ -377,9 +377,14 @@ def _link_prev_next(regular: list[Page]) -> None:
             page.prev_in_section = pages[i + 1] if i + 1 < len(pages) else None
 
 
+def resource_order(names: list[str]) -> list[str]:
+    """A bundle's files in the order of ``page.resources``."""
+    return sorted(names, key=lambda n: (not _is_image(n), n.count("/") == 0, n))
+
+
 def _resources(page: Page, config: SiteConfig) -> list[Resource]:
     base_dir = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
-    names = sorted(page.resource_names, key=lambda n: (not _is_image(n), n.count("/") == 0, n))
+    names = resource_order(page.resource_names)
     src_dir = page.file.filename.rsplit("/", 1)[0]
     out = []
     for name in names:

@@ -192,6 +192,72 @@ def test_feature_images_resolve_as_blowfish_does(site, tmp_path):
     assert hero and (out / hero.group(1)).is_file()
 
 
+def test_the_encoder_started_with_the_load_makes_the_thumbnails_before_the_site_graph(
+    site, tmp_path
+):
+    """A cold build's encoder is told each article's feature image as the loader reads
+    it, so the images are made while one core loads the content; the build then finds
+    them made and publishes those very files."""
+    from datetime import UTC, datetime
+
+    from matome.config import Flags, load_config
+    from matome.content.loader import load_content
+    from matome.early_thumbnails import EarlyThumbnails
+
+    config = load_config(site, Flags())
+    with EarlyThumbnails(config, 1) as early:
+        loaded = load_content(config, datetime.now(UTC), early.page_read)
+        early.all_read()
+        assert early.finish([]) == []  # waits for the child; nothing left for this process
+    assert len(loaded.pages) == 3
+    cache = site / "resources/_gen/images/matome"
+    made = {p.name for p in cache.iterdir() if not p.name.endswith(".size")}
+    # Two images (one named in another case), each as a 480 px WebP and a 1200 px JPEG.
+    assert {(name.split("_")[0], name.rsplit("_")[-1]) for name in made} == {
+        ("green4", "480.webp"),
+        ("green4", "1200.jpg"),
+        ("purple2", "480.webp"),
+        ("purple2", "1200.jpg"),
+    }
+    assert len(made) == 4
+    stamps = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
+    out = tmp_path / "out"
+    matome_build(site, out)
+    assert {p.name for p in (out / "thumbnails").iterdir()} == made
+    assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == stamps  # none made again
+
+
+def test_the_site_graph_decides_the_thumbnails_when_the_loads_guess_was_wrong(site, tmp_path):
+    """The early encoder guesses from each page as read, before a section's cascade is
+    applied: an image the cascade gives is still made and shown, and one it hides is
+    not published (made for nothing, it only stays in the image cache)."""
+    write(
+        site / "content/news/_index.md",
+        "+++\ntitle = 'News'\n[cascade]\n  featureimage = 'thumbnails/color3.jpg'\n+++\n",
+    )
+    write(site / "content/news/n1.md", "+++\ntitle = 'N1'\ndate = 2025-01-05\n+++\n本文\n")
+    write(
+        site / "content/quiet/_index.md",
+        "+++\ntitle = 'Quiet'\n[cascade]\n  hideFeatureImage = true\n+++\n",
+    )
+    Image.new("RGB", (1600, 900), "navy").save(site / "assets/hidden.jpg")
+    write(
+        site / "content/quiet/q1.md",
+        "+++\ntitle = 'Q1'\ndate = 2025-01-06\nfeatureimage = 'hidden.jpg'\n+++\n本文\n",
+    )
+    out = tmp_path / "out"
+    result = matome_build(site, out)
+    assert "thumbnail" not in result.stderr, result.stderr
+    published = {p.name.split("_")[0] for p in (out / "thumbnails").iterdir()}
+    assert published == {"purple2", "green4", "color3"}
+    news = (out / "news/n1/index.html").read_text()
+    hero = re.search(r'<img src="/blog/(thumbnails/color3_\w+_1200\.jpg)"', news)
+    assert hero and (out / hero.group(1)).is_file(), news
+    assert "thumbnails/" not in (out / "quiet/q1/index.html").read_text()
+    made = {p.name.split("_")[0] for p in (site / "resources/_gen/images/matome").iterdir()}
+    assert "hidden" in made  # the guess: encoded early, and left unpublished
+
+
 def test_search_index_is_written_only_when_enabled_and_kept_when_nothing_changed(site, tmp_path):
     out = tmp_path / "out"
     matome_build(site, out)

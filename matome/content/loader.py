@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -46,8 +47,11 @@ def _is_ignored(name: str) -> bool:
     )
 
 
-def load_content(config: SiteConfig, now: datetime) -> LoadResult:
-    """Read every content file under ``<source>/content``."""
+def load_content(
+    config: SiteConfig, now: datetime, on_page: Callable[[Page], None] | None = None
+) -> LoadResult:
+    """Read every content file under ``<source>/content``; ``on_page`` is told of each
+    page kept as soon as it is read."""
     root = config.source / str(config.get("contentDir") or "content")
     result = LoadResult()
     if not root.is_dir():
@@ -74,7 +78,9 @@ def load_content(config: SiteConfig, now: datetime) -> LoadResult:
                 r for r in _walk_files(directory) if _stays_inside(directory / r, root, result)
             ]
             resources.remove(leaf)
-            _load_file(config, zone, now, root, rel_dir, leaf, resources, result)
+            page = _load_file(config, zone, now, root, rel_dir, leaf, resources, result)
+            if page is not None and on_page is not None:
+                on_page(page)
             dirnames[:] = []  # everything below a leaf bundle belongs to it
             continue
         branch = next((n for n in names if _stem(n) == "_index" and n.endswith(CONTENT_EXTS)), None)
@@ -83,7 +89,9 @@ def load_content(config: SiteConfig, now: datetime) -> LoadResult:
                 resources = (
                     [n for n in names if not n.endswith(CONTENT_EXTS)] if name == branch else []
                 )
-                _load_file(config, zone, now, root, rel_dir, name, resources, result)
+                page = _load_file(config, zone, now, root, rel_dir, name, resources, result)
+                if page is not None and on_page is not None:
+                    on_page(page)
             elif not branch:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 result.static_files.append((directory / name, rel))
@@ -163,7 +171,9 @@ def _load_file(
     name: str,
     resources: list[str],
     result: LoadResult,
-) -> None:
+) -> Page | None:
+    """The page read from ``rel_dir/name``, in ``result.pages`` too; None when it has an
+    error (in ``result.errors``) or is left out."""
     rel = f"{rel_dir}/{name}" if rel_dir else name
     display = f"content/{rel}"
     path = root / rel
@@ -173,10 +183,10 @@ def _load_file(
         page = _make_page(config, zone, rel_dir, name, path, fm, display)
     except SourceError as e:
         result.errors.append(e)
-        return
+        return None
     except OSError as e:
         result.errors.append(SourceError(display, 0, 0, f"cannot read: {e.strerror}"))
-        return
+        return None
     if not fm.format and _stem(name) not in ("_index",):
         result.warnings.append(
             SourceError(
@@ -189,8 +199,9 @@ def _load_file(
             result.next_change = min(moment, result.next_change or moment)
     if _left_out(page, config, now):
         result.skipped += 1
-        return
+        return None
     result.pages.append(page)
+    return page
 
 
 def _left_out(page: Page, config: SiteConfig, now: datetime) -> bool:
