@@ -506,7 +506,7 @@ def _render_all_content(
             errors.append(result)
             continue
         page = site.pages[index]
-        fields, stored_html, count = result
+        fields, digests, count = result
         page.__dict__.update(fields)
         page.__dict__["comment_count"] = count
         entry = ContentEntry(source[0], None, {}, templates, source[1], count)
@@ -514,11 +514,14 @@ def _render_all_content(
         # is written, and is compared by its digest, made by the worker.
         loader = functools.partial(_cached_fields, page, entry, _STATE.content)
         defer_rendered(page, loader, ("content_html",))
-        rendered.append((page, entry, reads, stored_html))
+        rendered.append((page, entry, reads, digests))
     view.forget()  # the graph has its bodies now
     stored = view.memo[_STORED] = {}
-    for page, _, _, stored_html in rendered:
-        stored[(page_key(page), "content")] = stored[(page_key(page), "content_html")] = stored_html
+    for page, _, _, digests in rendered:
+        key = page_key(page)
+        for name, digest in digests.items():
+            for attr in _READ_AS.get(name, (name,)):
+                stored[(key, attr)] = digest
     for page, entry, reads, _ in rendered:
         entry.reads = {pair: _current(view, pair) for pair in reads}
         fresh.content[page_key(page)] = entry
@@ -567,6 +570,11 @@ def _current(view: GraphView, pair: tuple) -> Any:
 
 
 _STORED = ("@stored",)
+# The reads that return a rendered field, by the field's name (see reads._PAGE_SPECIAL).
+_READ_AS = {
+    "content_html": ("content", "content_html"),
+    "summary_html": ("summary", "summary_html"),
+}
 _BUILD_DATE = (SITE, "build_date")
 _KEY = operator.itemgetter(0)
 _ATTR = operator.itemgetter(1)
@@ -597,8 +605,14 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
         fields = {name: page.__dict__.pop(name) for name in RENDERED_FIELDS}
         source = buildcache.content_source(page)
         blob = buildcache.save_fields(root, page_key(page), source, fields)
-        stored_html = buildcache.storable(fields.pop("content_html"))
-        row = (fields, stored_html, page.comment_count)
+        # Long text is kept in the cache by its digest (``storable``): each made here,
+        # once, and not by every output worker that reads the text (a page's plain text
+        # is read by its own file, for the reading time, and by the lists it is in).
+        digests = {"content_html": buildcache.storable(fields.pop("content_html"))}
+        for name, value in fields.items():
+            if type(value) is str and len(value) > buildcache.LONG_VALUE:
+                digests[name] = buildcache.storable(value)
+        row = (fields, digests, page.comment_count)
         out.append((index, row, (source, blob), reads, templates))
     return out
 
