@@ -244,6 +244,37 @@ def test_template_calls_give_what_plain_jinja_gives(tmp_path):
     assert "[a:1]" in ours and "meTrue1" in ours and ours.count("me") == 4
 
 
+def test_quicker_template_contexts_see_the_globals_and_variables_jinjas_do(tmp_path):
+    """matome's ``new_context`` copies the globals dict to dict: a template's own global
+    still wins over the environment's, a render variable over both, and a global added
+    to the environment after the template was loaded is seen."""
+    import jinja2
+
+    from matome.render import make_environment
+
+    source = "{{ a }} {{ b }} {{ c }} {{ later | default('-') }} {{ self_name() }}"
+
+    @jinja2.pass_context
+    def self_name(context):
+        return f"{context.name}:{sorted(k for k in context.parent if len(k) == 1)}"
+
+    def render(env: jinja2.Environment) -> list[str]:
+        env.globals.update(a="env-a", b="env-b", c="env-c", self_name=self_name)
+        env.loader = jinja2.DictLoader({"t.html": source})
+        template = env.get_template("t.html", globals={"b": "own-b"})
+        out = [template.render(), template.render(c="var-c", b="var-b")]
+        env.globals["later"] = "added"
+        out.append(template.render())
+        return out
+
+    plain = jinja2.Environment(undefined=jinja2.ChainableUndefined, autoescape=True)
+    ours = render(make_environment(tmp_path))
+    assert ours == render(plain)
+    assert ours[0].startswith("env-a own-b env-c - t.html:")
+    assert ours[1].startswith("env-a var-b var-c")
+    assert ours[2].startswith("env-a own-b env-c added")
+
+
 def test_xml_text_replaces_only_what_xml_forbids_and_keeps_the_type():
     from markupsafe import Markup
 
