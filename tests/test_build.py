@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 from cli import matome
+from hypothesis import given
+from hypothesis import strategies as st
+from markupsafe import Markup, escape
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -273,6 +276,34 @@ def test_quicker_template_contexts_see_the_globals_and_variables_jinjas_do(tmp_p
     assert ours[0].startswith("env-a own-b env-c - t.html:")
     assert ours[1].startswith("env-a var-b var-c")
     assert ours[2].startswith("env-a own-b env-c added")
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet=st.sampled_from("a<>&'\"日 b;#")),
+            st.text(alphabet=st.sampled_from("a<>&'\"日 b;#")).map(Markup),
+            st.integers(),
+            st.none(),
+        ),
+        max_size=6,
+    )
+)
+def test_autoescaped_output_writes_what_jinjas_escape_writes(values):
+    """``{{ }}`` in matome's templates escapes through ``output_escape``, which returns
+    text that needs no escaping as it is: the page must come out as plain Jinja makes it."""
+    import jinja2
+
+    from matome.render import make_environment, output_escape
+
+    for value in values:
+        assert str(output_escape(value)) == str(escape(value))
+    source = "{% for v in values %}<{{ v }}|{{ v ~ '&' }}>{% endfor %}{{ missing.x }}{{ values }}"
+    plain = jinja2.Environment(undefined=jinja2.ChainableUndefined, autoescape=True)
+    ours = make_environment(Path("."))
+    ours.loader = plain.loader = jinja2.DictLoader({"t.html": source})
+    expected = plain.get_template("t.html").render(values=values)
+    assert ours.get_template("t.html").render(values=values) == expected
 
 
 def test_xml_text_replaces_only_what_xml_forbids_and_keeps_the_type():
