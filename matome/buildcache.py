@@ -85,9 +85,8 @@ class OutputRecord:
 
     sig: tuple
     # Indexes into ``BuildCache.pairs`` (an array of ints loads at once; the site's
-    # files make 800,000 reads of 143,000 pairs). While a build writes, the tables of
-    # pairs its worker read and of their values, and indexes into those.
-    reads: array | tuple[list, list, array]
+    # files make 800,000 reads of 143,000 pairs).
+    reads: array
     templates: frozenset
     size: int
     mtime_ns: int

@@ -42,6 +42,7 @@ class _Changed:
 
 GONE = ("@gone",)  # what a read of a page that no longer exists returns
 MISSING = ("@missing",)
+_UNSET = object()  # not memoized yet (None and MISSING are values)
 
 
 def page_key(page: Page) -> str:
@@ -240,10 +241,9 @@ class GraphView:
         self.memo = {}
 
     def value(self, pair: tuple[str, Any]) -> Any:
-        try:
-            return self.memo[pair]
-        except KeyError:
-            pass
+        value = self.memo.get(pair, _UNSET)  # most first reads miss: no KeyError raised
+        if value is not _UNSET:
+            return value
         key, attr = pair
         page = self.by_key.get(key)
         if page is not None:

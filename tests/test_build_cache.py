@@ -496,7 +496,7 @@ def test_body_edits_in_a_row_write_only_their_changes_to_the_cache(built, tmp_pa
         assert report.graph_kept, n
         assert report.rendered_content == 1, n
     assert (cache / "index.pickle").read_bytes() == index  # the changes are beside it
-    assert (cache / "index-changes.pickle").stat().st_size < len(index) // 10
+    assert (cache / "index-changes.pickle").stat().st_size < len(index) // 8
     assert len(list((cache / "content").iterdir())) == ARTICLES + 1  # replaced bodies removed
     assert "三回目" in (out / "posts/a05/index.html").read_text()
     assert "二回目" in (out / "posts/a06/index.html").read_text()
