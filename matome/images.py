@@ -4,8 +4,9 @@ The real blog has 52 images shared by 1,933 articles, so the work is keyed by
 image, not by page: every (source, width, format) is named and sized from the
 image's header before any page is rendered, encoded by low-priority children of
 the build (from the start of a full build's load: ``early_thumbnails.py``; they
-take the time the main process and the workers leave of the cores), and made once ever thanks to a cache in ``<site>/resources/_gen/images/matome/``
-(the folder Hugo uses for its own processed images). Outputs are copies of
+take the time the main process and the workers leave of the cores), and made
+once ever thanks to a cache in ``<site>/resources/_gen/images/matome/`` (the
+folder Hugo uses for its own processed images). Outputs are copies of
 cached files, named after a hash of the source's bytes and the size, under
 ``thumbnails/``.
 

@@ -40,10 +40,12 @@ def matome_quote(
         date = f' <span class="comment-date">{output_escape(time.text)}</span>'
     else:
         date = ""
+    user = output_escape(get("userName"))
+    body = output_escape(body_html(get("body", "")))
     return (
         f'<article class="comment"{style}>\n'
-        f'  <header class="comment-meta"><span class="comment-user">{output_escape(get("userName"))}</span>'
-        f'{date}</header>\n  <div class="comment-body">{output_escape(body_html(get("body", "")))}</div>\n'
+        f'  <header class="comment-meta"><span class="comment-user">{user}</span>'
+        f'{date}</header>\n  <div class="comment-body">{body}</div>\n'
         "</article>\n"
     )
 
