@@ -51,6 +51,7 @@ from .outputs.plan import Output, alias_html, plan_outputs
 from .progress import Progress
 from .reads import (
     SITE,
+    UNSET,
     GraphView,
     ReadLog,
     RelatedLists,
@@ -568,14 +569,13 @@ def _current(view: GraphView, pair: tuple) -> Any:
         stored = view.memo[_STORED] = {}
     # Not try/except KeyError: most calls miss (each pair's value is asked for once by
     # the numbering), and a raised KeyError costs more than the lookup.
-    value = stored.get(pair, _UNSET)
-    if value is _UNSET:
+    value = stored.get(pair, UNSET)
+    if value is UNSET:
         value = stored[pair] = buildcache.storable(view.value(pair))
     return value
 
 
 _STORED = ("@stored",)
-_UNSET = object()
 # The reads that return a rendered field, by the field's name (see reads._PAGE_SPECIAL).
 _READ_AS = {
     "content_html": ("content", "content_html"),

@@ -42,7 +42,7 @@ class _Changed:
 
 GONE = ("@gone",)  # what a read of a page that no longer exists returns
 MISSING = ("@missing",)
-_UNSET = object()  # not memoized yet (None and MISSING are values)
+UNSET = object()  # not worked out yet: None and MISSING are values
 
 
 def page_key(page: Page) -> str:
@@ -241,8 +241,8 @@ class GraphView:
         self.memo = {}
 
     def value(self, pair: tuple[str, Any]) -> Any:
-        value = self.memo.get(pair, _UNSET)  # most first reads miss: no KeyError raised
-        if value is not _UNSET:
+        value = self.memo.get(pair, UNSET)  # most first reads miss: no KeyError raised
+        if value is not UNSET:
             return value
         key, attr = pair
         page = self.by_key.get(key)
