@@ -78,9 +78,7 @@ def load_content(
                 r for r in _walk_files(directory) if _stays_inside(directory / r, root, result)
             ]
             resources.remove(leaf)
-            page = _load_file(config, zone, now, root, rel_dir, leaf, resources, result)
-            if page is not None and on_page is not None:
-                on_page(page)
+            _load_file(config, zone, now, root, rel_dir, leaf, resources, result, on_page)
             dirnames[:] = []  # everything below a leaf bundle belongs to it
             continue
         branch = next((n for n in names if _stem(n) == "_index" and n.endswith(CONTENT_EXTS)), None)
@@ -89,9 +87,7 @@ def load_content(
                 resources = (
                     [n for n in names if not n.endswith(CONTENT_EXTS)] if name == branch else []
                 )
-                page = _load_file(config, zone, now, root, rel_dir, name, resources, result)
-                if page is not None and on_page is not None:
-                    on_page(page)
+                _load_file(config, zone, now, root, rel_dir, name, resources, result, on_page)
             elif not branch:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 result.static_files.append((directory / name, rel))
@@ -171,9 +167,9 @@ def _load_file(
     name: str,
     resources: list[str],
     result: LoadResult,
-) -> Page | None:
-    """The page read from ``rel_dir/name``, in ``result.pages`` too; None when it has an
-    error (in ``result.errors``) or is left out."""
+    on_page: Callable[[Page], None] | None = None,
+) -> None:
+    """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``."""
     rel = f"{rel_dir}/{name}" if rel_dir else name
     display = f"content/{rel}"
     path = root / rel
@@ -183,10 +179,10 @@ def _load_file(
         page = _make_page(config, zone, rel_dir, name, path, fm, display)
     except SourceError as e:
         result.errors.append(e)
-        return None
+        return
     except OSError as e:
         result.errors.append(SourceError(display, 0, 0, f"cannot read: {e.strerror}"))
-        return None
+        return
     if not fm.format and _stem(name) not in ("_index",):
         result.warnings.append(
             SourceError(
@@ -199,9 +195,10 @@ def _load_file(
             result.next_change = min(moment, result.next_change or moment)
     if _left_out(page, config, now):
         result.skipped += 1
-        return None
+        return
     result.pages.append(page)
-    return page
+    if on_page is not None:
+        on_page(page)
 
 
 def _left_out(page: Page, config: SiteConfig, now: datetime) -> bool:
