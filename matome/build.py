@@ -33,7 +33,7 @@ from . import buildcache, snapshot
 from .buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .config import Flags, SiteConfig, load_config
 from .content.loader import CONTENT_EXTS, load_content
-from .content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
+from .content.page import LARGE_FIELDS, RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .early_thumbnails import EarlyThumbnails
 from .errors import BuildFailed, SourceError
 from .forking import FORKS, ForkedCall, fork_pool
@@ -515,10 +515,10 @@ def _render_all_content(
         page.__dict__.update(fields)
         page.__dict__["comment_count"] = count
         entry = ContentEntry(source[0], None, {}, templates, source[1], count)
-        # The HTML, the largest field, stays in the cache file until the page's own file
-        # is written, and is compared by its digest, made by the worker.
+        # The HTML and its text, the largest fields, stay in the cache file until the
+        # page's own file is written, and are compared by their digests, made by the worker.
         loader = functools.partial(_cached_fields, page, entry, _STATE.content)
-        defer_rendered(page, loader, ("content_html",))
+        defer_rendered(page, loader, LARGE_FIELDS)
         rendered.append((page, entry, reads, digests))
     view.forget()  # the graph has its bodies now
     stored = view.memo[_STORED] = {}
@@ -612,9 +612,9 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
         source = buildcache.content_source(page)
         blob = buildcache.save_fields(root, page_key(page), source, fields)
         # Long text is kept in the cache by its digest (``storable``): each made here,
-        # once, and not by every output worker that reads the text (a page's plain text
-        # is read by its own file, for the reading time, and by the lists it is in).
-        digests = {"content_html": buildcache.storable(fields.pop("content_html"))}
+        # once, and not by every output worker that reads the text. The largest fields
+        # are not sent: the parent leaves them in the cache file (``LARGE_FIELDS``).
+        digests = {name: buildcache.storable(fields.pop(name)) for name in LARGE_FIELDS}
         for name, value in fields.items():
             if type(value) is str and len(value) > buildcache.LONG_VALUE:
                 digests[name] = buildcache.storable(value)

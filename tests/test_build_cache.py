@@ -439,6 +439,22 @@ def test_a_page_html_left_in_the_cache_is_loaded_each_time_it_is_dropped_and_rea
     assert page.content_html == "<p>本文</p>" and calls == [1, 1]
 
 
+def test_a_page_text_left_in_the_cache_is_dropped_with_its_html_and_loaded_back():
+    """A body rendered in a worker leaves its HTML and its text to the cache file: the
+    parent never holds the text, and a worker frees both after the page's own file."""
+    page = Page(kind="page", title="題名", params={}, rel_permalink="/a/", out_path="a/index.html")
+    page.word_count = 2
+    calls = []
+    fields = {"content_html": "<p>本文</p>", "plain": "本文", "word_count": 2}
+    defer_rendered(page, lambda: calls.append(1) or fields, ("content_html", "plain"))
+    assert "plain" not in page.__dict__ and page.word_count == 2 and calls == []
+    assert page.plain == "本文" and page.content_html == "<p>本文</p>" and calls == [1]
+    drop_content(page)
+    assert "plain" not in page.__dict__ and "content_html" not in page.__dict__
+    assert page.word_count == 2
+    assert page.plain == "本文" and calls == [1, 1]
+
+
 def test_loading_a_page_html_keeps_the_fields_the_page_still_has():
     """A worker that loads an article's HTML must not swap the text its parent holds (and
     shares with it) for a copy of its own."""

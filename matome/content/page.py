@@ -107,9 +107,10 @@ class _Rendered:
     def __get__(self, page: Page | None, owner: type | None = None) -> Any:
         if page is None:
             return self.default  # the dataclass's default
-        load = page.__dict__.get("load_rendered")
-        if load is None:
+        deferred = page.__dict__.get("load_rendered")
+        if deferred is None:
             return self.default
+        load = deferred[0]
         # Fields still here stay: a worker's copy of the text its parent holds would be
         # its own, kept for the whole stage.
         fields = page.__dict__
@@ -130,18 +131,31 @@ RENDERED_FIELDS = (
 )
 
 
+# What a rendered body's page holds only while a template reads it: most are read by the
+# page's own file alone (its HTML, and its text for a description and a reading time).
+LARGE_FIELDS = ("content_html", "plain")
+
+
 def defer_rendered(page: Page, load: Any, names: tuple[str, ...] = RENDERED_FIELDS) -> None:
     """Leave these rendered fields to ``load()`` (a dict with at least them), called when
     one of them is read."""
     for name in names:
         page.__dict__.pop(name, None)
-    page.__dict__["load_rendered"] = load
+    # With the large fields ``load()`` gives back, which ``drop_content`` may free again.
+    page.__dict__["load_rendered"] = (load, _large(names))
+
+
+@functools.cache
+def _large(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(name for name in LARGE_FIELDS if name in names)
 
 
 def drop_content(page: Page) -> None:
-    """Free a page's HTML again when it can be loaded back (``defer_rendered``)."""
-    if "load_rendered" in page.__dict__:
-        page.__dict__.pop("content_html", None)
+    """Free a page's HTML and text again when they can be loaded back (``defer_rendered``)."""
+    deferred = page.__dict__.get("load_rendered")
+    if deferred is not None:
+        for name in deferred[1]:
+            page.__dict__.pop(name, None)
 
 
 @dataclass(eq=False)
