@@ -821,22 +821,31 @@ class _ReadNumbers:
         table, local = reads
         found = self.tables.get(id(table))
         if found is None:  # the first row of its chunk: the table is numbered once
-            found = self.tables[id(table)] = (table, list(map(self._number, table)))
+            numbers = list(map(self.ids.get, table))  # in C: most pairs are known
+            if None in numbers:
+                self._number_new(table, numbers)
+            found = self.tables[id(table)] = (table, numbers)
             while _STATE.loaded:  # a body a value needed (a read that is new to the cache)
                 drop_content(_STATE.loaded.pop())
         return array("I", map(found[1].__getitem__, local))
 
-    def _number(self, pair: tuple) -> int:
-        i = self.ids.get(pair)
-        if i is None:
-            fresh = self.fresh
-            i = self.ids[pair] = len(fresh.pairs)
+    def _number_new(self, table: list[tuple], numbers: list[int | None]) -> None:
+        """Number the pairs of ``table`` that ``numbers`` has no number for, and keep each
+        one's value (each pair is new once: no memo)."""
+        ids, view, fresh = self.ids, _STATE.view, self.fresh
+        pairs, values, same_key = fresh.pairs, fresh.values, self.same_key
+        digests = view.memo.get(_STORED, {})  # of the bodies rendered in this build
+        for j in [j for j, i in enumerate(numbers) if i is None]:
+            pair = table[j]
+            numbers[j] = ids[pair] = len(pairs)
             key, attr = pair
-            value = _current(_STATE.view, pair)
-            fresh.pairs.append((self.same_key.setdefault(key, key), attr))
-            related = attr == "related"
-            fresh.values.append(share_related(value, self.same_pages) if related else value)
-        return i
+            value = digests.get(pair, UNSET)
+            if value is UNSET:
+                value = buildcache.storable(view.evaluate(pair))
+            if attr == "related":
+                value = share_related(value, self.same_pages)
+            pairs.append((same_key.setdefault(key, key), attr))
+            values.append(value)
 
     def finish(self, renumber: bool) -> None:
         """With ``renumber`` (not when the cache is saved as changes to the last index),

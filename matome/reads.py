@@ -244,6 +244,13 @@ class GraphView:
         value = self.memo.get(pair, UNSET)  # most first reads miss: no KeyError raised
         if value is not UNSET:
             return value
+        value = self.evaluate(pair)
+        if not isinstance(value, str) or len(value) < _MEMO_TEXT:
+            self.memo[pair] = value  # not a page's text or HTML: a worker would keep them all
+        return value
+
+    def evaluate(self, pair: tuple[str, Any]) -> Any:
+        """``value``, not memoized: for a pair asked for once."""
         key, attr = pair
         page = self.by_key.get(key)
         if page is not None:
@@ -259,8 +266,6 @@ class GraphView:
             value = self._thumbnail(attr)
         else:
             value = GONE
-        if not isinstance(value, str) or len(value) < _MEMO_TEXT:
-            self.memo[pair] = value  # not a page's text or HTML: a worker would keep them all
         return value
 
     def _page_value(self, page: Page, attr: str) -> Any:
