@@ -215,7 +215,7 @@ def content_attributes() -> frozenset[str]:
 
 def content_source(page: Page) -> str:
     """A digest of what ``render_page`` reads from the page itself."""
-    digest = hashlib.blake2b(page.body.encode("utf-8", "surrogatepass"))
+    digest = hashlib.sha256(page.body.encode("utf-8", "surrogatepass"))
     digest.update(
         f"\0{page.body_line}\0{page.file.path}\0{page.params.get('summary')!r}"
         f"\0{page.is_cjk_language}".encode()
@@ -241,7 +241,7 @@ def plan_sig(item: Output, site: Site) -> tuple:
 def storable(value: Any) -> Any:
     """A read's value as the cache keeps it: long text by its digest."""
     if isinstance(value, str) and len(value) > LONG_VALUE:
-        return ("@digest", hashlib.blake2b(value.encode("utf-8", "surrogatepass")).digest())
+        return ("@digest", hashlib.sha256(value.encode("utf-8", "surrogatepass")).digest())
     return value
 
 
