@@ -374,15 +374,23 @@ def auto_summary(html: str, length: int, cjk: bool) -> tuple[str, bool]:
     ends the paragraph in which the ``summaryLength``-th word falls; all of it when there
     are fewer words, none when ``summaryLength`` is 0. Returns (summary, truncated)."""
     if length <= 0:
-        return "", bool(html.strip())
+        return "", _has_text(html)
     count, pos = 0, 0
     while (close := html.find("</p>", pos)) != -1:
         count += _counted_words(html[pos:close], cjk)
         if count >= length:
             end = _closed_from(html, close + len("</p>"))
-            return html[:end].strip(), bool(html[end:].strip())
+            return html[:end].strip(), _has_text(html, end)
         pos = close + len("</p")  # Hugo goes on from the '>'
     return html.strip(), False
+
+
+def _has_text(html: str, start: int = 0) -> bool:
+    """``bool(html[start:].strip())`` without the copy of a whole page's HTML."""
+    return _NOT_SPACE.search(html, start) is not None
+
+
+_NOT_SPACE = re.compile(r"\S")  # what ``str.strip`` keeps: the same Unicode spaces
 
 
 _TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*?(/?)>", re.S)
