@@ -78,17 +78,28 @@ class _Kept:
 class _GraphPickler(pickle.Pickler):
     """Pages are written once each, in one list, and named by their index wherever else
     they appear. Pickled as they come, a page's ``next`` holds the next page, whose
-    ``next`` holds the next: the nesting would follow the whole site."""
+    ``next`` holds the next: the nesting would follow the whole site.
+
+    A page is named by a reduction to ``_page(index)``, not a persistent id: the pickler
+    asks ``persistent_id`` about each of its million objects, ``reducer_override`` only
+    about those that are no string, number, list, tuple or dict (0.23 against 0.11 s
+    for the real blog), and a page named again is then a memo entry."""
 
     def __init__(self, *args: Any, pages: list[Page], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.pages = pages
 
-    def persistent_id(self, obj: Any) -> int | None:
-        if type(obj) is not Page:
-            return None
-        i = obj.index  # a page outside the site's list is pickled as it is
-        return i if 0 <= i < len(self.pages) and self.pages[i] is obj else None
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is Page:
+            i = obj.index  # a page outside the site's list is pickled as it is
+            if 0 <= i < len(self.pages) and self.pages[i] is obj:
+                return _page, (i,)
+        return NotImplemented
+
+
+def _page(index: int) -> Page:
+    """The name of a graph page in the pickle; ``_GraphUnpickler`` makes each one."""
+    raise RuntimeError("a kept graph is loaded with _GraphUnpickler")
 
 
 class _GraphUnpickler(pickle.Unpickler):
@@ -96,10 +107,15 @@ class _GraphUnpickler(pickle.Unpickler):
         super().__init__(*args, **kwargs)
         self.pages: dict[int, Page] = {}
 
-    def persistent_load(self, pid: int) -> Page:
-        page = self.pages.get(pid)
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == "_page":
+            return self.page
+        return super().find_class(module, name)
+
+    def page(self, index: int) -> Page:
+        page = self.pages.get(index)
         if page is None:  # its fields are filled in from ``_Kept.pages`` when all is loaded
-            page = self.pages[pid] = Page.__new__(Page)
+            page = self.pages[index] = Page.__new__(Page)
         return page
 
 
