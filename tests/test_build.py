@@ -278,6 +278,44 @@ def test_quicker_template_contexts_see_the_globals_and_variables_jinjas_do(tmp_p
     assert ours[2].startswith("env-a own-b env-c added")
 
 
+def test_quicker_includes_and_imports_see_the_names_jinjas_do(tmp_path):
+    """An include (a shared context, with the loop's and block's variables as locals) and
+    an import see the same variables and global names in matome's contexts as in
+    Jinja's, before and after a global is added to the environment (matome keeps the
+    names until a map grows)."""
+    import jinja2
+
+    from matome.render import make_environment
+
+    templates = {
+        "page.html": (
+            "{% import 'm.html' as m %}{% set x = 'set-x' %}"
+            "{% for i in [1, 2] %}{% include 'part.html' %}{% endfor %}|{{ m.show() }}"
+        ),
+        "part.html": "[{{ i }} {{ x }} {{ a }} {{ names() }}]",
+        "m.html": "{% macro show() %}{{ a }} {{ later | default('-') }}{% endmacro %}",
+    }
+
+    @jinja2.pass_context
+    def names(context):
+        return ",".join(sorted(k for k in context.globals_keys if k in ("a", "later")))
+
+    def render(env: jinja2.Environment) -> list[str]:
+        env.globals.update(a="env-a", names=names)
+        env.loader = jinja2.DictLoader(templates)
+        out = [env.get_template("page.html").render(a="var-a")]
+        env.globals["later"] = "added"
+        out.append(env.get_template("page.html").render())
+        return out
+
+    plain = jinja2.Environment(undefined=jinja2.ChainableUndefined, autoescape=True)
+    ours = render(make_environment(tmp_path))
+    assert ours == render(plain)
+    assert ours[0] == "[1 set-x var-a a][2 set-x var-a a]|env-a -"
+    # The module Jinja made at the first import is used again: it has no ``later``.
+    assert ours[1] == "[1 set-x env-a a,later][2 set-x env-a a,later]|env-a -"
+
+
 @given(
     st.lists(
         st.one_of(
