@@ -108,6 +108,10 @@ def _note(reads: set, obj: Any, attr: Any) -> None:
         reads.add((page_key(obj.page), _TERM_ATTRS.get(attr, attr)))
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+_ABSENT = object()
+
+
 def instrument(env: jinja2.Environment, log: ReadLog) -> None:
     """Log what templates read. Compiled templates call ``environment.getattr`` and friends,
     so instance attributes here see every ``page.x``, ``page["x"]``, extends and include."""
@@ -117,13 +121,18 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
         # The commonest call of a render (2.6 million in a build of the real blog): _note
         # inlined, and Jinja's getattr only when the attribute is missing (it then tries
         # obj[attribute] and makes an Undefined).
+        kind = type(obj)
         reads = log.reads
         if reads is not None:
-            kind = type(obj)
             if kind is Page:
                 reads.add((page_key(obj), attribute))
             elif kind is Site or kind is Term:
                 _note(reads, obj, attribute)
+        if kind is dict and attribute not in _DICT_ATTRIBUTES:
+            # A key read as an attribute (``t.tags``, ``params.x``): Jinja would raise and
+            # catch an AttributeError first (a dict's attributes are its methods).
+            value = obj.get(attribute, _ABSENT)
+            return plain_getattr(obj, attribute) if value is _ABSENT else value
         try:
             return getattr(obj, attribute)
         except AttributeError:

@@ -318,11 +318,11 @@ class QuickImportTemplate(jinja2.Template):
     added)."""
 
     def _global_names(self) -> frozenset[str]:
-        sizes = tuple(map(len, self.globals.maps))
+        own, common = self.globals.maps
         found = self.__dict__.get("_matome_global_names")
-        if found is None or found[0] != sizes:
-            found = self._matome_global_names = (sizes, frozenset(self.globals))
-        return found[1]
+        if found is None or found[0] != len(own) or found[1] != len(common):
+            found = self._matome_global_names = (len(own), len(common), frozenset(self.globals))
+        return found[2]
 
     def _get_default_module(self, ctx: Context | None = None) -> Any:
         if (

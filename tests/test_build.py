@@ -278,6 +278,30 @@ def test_quicker_template_contexts_see_the_globals_and_variables_jinjas_do(tmp_p
     assert ours[2].startswith("env-a own-b env-c added")
 
 
+def test_a_logged_render_reads_dict_keys_and_methods_as_jinja_does(tmp_path):
+    """The read log's ``getattr`` takes a dict's key without Jinja's failed attribute
+    lookup first, but a dict's methods still win over its keys (``d.items``), and a
+    missing key is Jinja's undefined."""
+    import jinja2
+
+    from matome.reads import ReadLog, instrument
+    from matome.render import make_environment
+
+    source = (
+        "{{ d.title }} {{ d.items is callable }} {{ d.get('title') }} "
+        "[{{ d.missing }}] [{{ d.missing.deeper }}] {{ d.none is none }}"
+    )
+    d = {"title": "t", "items": "not a method", "none": None}
+    plain = jinja2.Environment(undefined=jinja2.ChainableUndefined, autoescape=True)
+    ours = make_environment(tmp_path)
+    log = ReadLog()
+    instrument(ours, log)
+    log.begin()
+    got = ours.from_string(source).render(d=d)
+    log.end()
+    assert got == plain.from_string(source).render(d=d) == "t True t [] [] True"
+
+
 def test_quicker_includes_and_imports_see_the_names_jinjas_do(tmp_path):
     """An include (a shared context, with the loop's and block's variables as locals) and
     an import see the same variables and global names in matome's contexts as in
