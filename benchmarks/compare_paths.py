@@ -80,7 +80,10 @@ def unpack(source: Path, into: Path) -> Path:
         shutil.copytree(source, into / "site")
         return into / "site"
     with tarfile.open(source) as tar:
-        tar.extractall(into / "site", filter="data")
+        # The "data" filter (no links or paths out of the folder) is in Python 3.11.4 and
+        # later; Debian 12's python3 is 3.11.2.
+        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        tar.extractall(into / "site", **safe)
     return into / "site"
 
 
