@@ -118,7 +118,7 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
     plain_getattr, plain_getitem, plain_load = env.getattr, env.getitem, env._load_template
 
     def getattr_(obj: Any, attribute: str) -> Any:
-        # The commonest call of a render (2.6 million in a build of the real blog): _note
+        # The commonest call of a render (a million in a build of the real blog): _note
         # inlined, and Jinja's getattr only when the attribute is missing (it then tries
         # obj[attribute] and makes an Undefined).
         kind = type(obj)
