@@ -115,7 +115,6 @@ class BuildState:
     empty_staging: bool = False
     # Pages whose rendered fields the output being written loaded from the cache.
     loaded: list[Page] = field(default_factory=list)
-    view: GraphView | None = None  # what the cache keeps of each read, worked out by workers
 
 
 _STATE: BuildState | None = None
@@ -243,7 +242,7 @@ def _build(
         encoding = children.enter_context(ForkedCall(encode_thumbnails, pending, workers, nice=19))
 
     global _STATE
-    _STATE = BuildState(site, env, content, destination, config.minify, log, view=view)
+    _STATE = BuildState(site, env, content, destination, config.minify, log)
     edited = {page_key(p) for p, _ in edits} if snap else None
     errors += _render_all_content(
         site, view, cache, changed, fresh, workers, progress, report, edited
@@ -291,7 +290,7 @@ def _build(
         now_, later = [], []
         for item in outputs:
             (later if item.kind == "copy" and item.out_path in thumbs else now_).append(item)
-        numbers = _ReadNumbers(fresh, cache, current)
+        numbers = _ReadNumbers(fresh, cache, current, view)
         written, files, write_errors = _write_all(
             now_, kept, fresh, numbers, workers, progress, report
         )
@@ -567,8 +566,8 @@ def _current(view: GraphView, pair: tuple) -> Any:
     stored = view.memo.get(_STORED)
     if stored is None:
         stored = view.memo[_STORED] = {}
-    # Not try/except KeyError: most calls miss (each pair's value is asked for once by
-    # the numbering), and a raised KeyError costs more than the lookup.
+    # Not try/except KeyError: most calls miss (a body's reads are each asked for once
+    # when its entry is made), and a raised KeyError costs more than the lookup.
     value = stored.get(pair, UNSET)
     if value is UNSET:
         value = stored[pair] = buildcache.storable(view.value(pair))
@@ -802,10 +801,10 @@ class _ReadNumbers:
     that reads it: the workers' copies took a sixth of the stage. When most pairs are no
     longer read by any file, the rest are numbered anew (``finish``)."""
 
-    def __init__(self, fresh: BuildCache, cache: BuildCache | None, current: list):
+    def __init__(self, fresh: BuildCache, cache: BuildCache | None, current: list, view: GraphView):
         if cache is not None:
             fresh.pairs, fresh.values = list(cache.pairs), current
-        self.fresh, self.cache = fresh, cache
+        self.fresh, self.cache, self.view = fresh, cache, view
         self.ids = dict(zip(fresh.pairs, range(len(fresh.pairs)), strict=True))
         # Each worker's table has its own copy of a page's key: one string per key, not
         # per pair, is kept (the real blog's pairs load in 11 ms instead of 21).
@@ -832,7 +831,7 @@ class _ReadNumbers:
     def _number_new(self, table: list[tuple], numbers: list[int | None]) -> None:
         """Number the pairs of ``table`` that ``numbers`` has no number for, and keep each
         one's value (each pair is new once: no memo)."""
-        ids, view, fresh = self.ids, _STATE.view, self.fresh
+        ids, view, fresh = self.ids, self.view, self.fresh
         pairs, values, same_key = fresh.pairs, fresh.values, self.same_key
         digests = view.memo.get(_STORED, {})  # of the bodies rendered in this build
         for j in [j for j, i in enumerate(numbers) if i is None]:

@@ -109,7 +109,6 @@ def _note(reads: set, obj: Any, attr: Any) -> None:
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
-_ABSENT = object()
 
 
 def instrument(env: jinja2.Environment, log: ReadLog) -> None:
@@ -131,8 +130,8 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
         if kind is dict and attribute not in _DICT_ATTRIBUTES:
             # A key read as an attribute (``t.tags``, ``params.x``): Jinja would raise and
             # catch an AttributeError first (a dict's attributes are its methods).
-            value = obj.get(attribute, _ABSENT)
-            return plain_getattr(obj, attribute) if value is _ABSENT else value
+            value = obj.get(attribute, UNSET)
+            return plain_getattr(obj, attribute) if value is UNSET else value
         try:
             return getattr(obj, attribute)
         except AttributeError:
