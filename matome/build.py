@@ -29,27 +29,22 @@ from typing import Any
 
 import jinja2
 
-from . import buildcache, snapshot
-from .buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .config import Flags, SiteConfig, load_config
 from .content.loader import CONTENT_EXTS, load_content
 from .content.page import LARGE_FIELDS, RENDERED_FIELDS, Page, defer_rendered, drop_content
-from .early_thumbnails import EarlyThumbnails
 from .errors import BuildFailed, SourceError
-from .forking import FORKS, ForkedCall, fork_pool
-from .functions import install_site_functions
-from .images import (
+from .graph.site import Site, build_site
+from .images.early import EarlyThumbnails
+from .images.thumbnails import (
     encode_thumbnails,
     plan_thumbnails,
     prepared_for,
     remove_unfinished,
     thumbnail_cache,
 )
-from .markup.expand import ContentRenderer, attach_content
-from .markup.markdown import MarkdownRenderer
-from .outputs.plan import Output, alias_html, plan_outputs
-from .progress import Progress
-from .reads import (
+from .incremental import buildcache, snapshot
+from .incremental.buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
+from .incremental.reads import (
     SITE,
     UNSET,
     GraphView,
@@ -61,7 +56,12 @@ from .reads import (
     page_key,
     share_related,
 )
-from .render import (
+from .incremental.snapshot import Snapshot
+from .markup.expand import ContentRenderer, attach_content
+from .markup.markdown import MarkdownRenderer
+from .parallel import FORKS, ForkedCall, fork_pool
+from .progress import Progress
+from .render.environment import (
     layout_candidates,
     make_environment,
     select_layout,
@@ -69,10 +69,10 @@ from .render import (
     template_error,
     theme_dir,
 )
+from .render.plan import Output, alias_html, plan_outputs
+from .render.site_functions import install_site_functions
 from .search import OUTPUT_DIR as SEARCH_DIR
 from .search import index_site, search_enabled
-from .site import Site, build_site
-from .snapshot import Snapshot
 
 # Below this many pages, forking costs more than it saves.
 PARALLEL_THRESHOLD = 64

@@ -44,11 +44,11 @@ from .content.frontmatter import FrontMatter, split_front_matter
 from .content.loader import CONTENT_EXTS, _is_ignored, load_content
 from .content.page import Page
 from .errors import SourceError, line_col
+from .graph.site import Site, build_site
 from .markup.expand import ContentRenderer
 from .markup.shortcodes import Shortcode, parse_shortcodes
-from .outputs.plan import plan_outputs
-from .render import make_environment, theme_dir
-from .site import Site, build_site
+from .render.environment import make_environment, theme_dir
+from .render.plan import plan_outputs
 
 SEVERITY = {
     "encoding": "error",

@@ -107,7 +107,7 @@ def make_parser() -> argparse.ArgumentParser:
     serve_cmd = commands.add_parser("serve", help="build, serve, rebuild on change, live reload")
     _add_site_flags(serve_cmd)
     _add_serve_flags(serve_cmd)
-    serve_cmd.set_defaults(run=lambda args: _module("server").serve(args, flags_from(args)))
+    serve_cmd.set_defaults(run=lambda args: _module("serve.server").serve(args, flags_from(args)))
     return parser
 
 

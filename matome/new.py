@@ -32,8 +32,8 @@ import jinja2
 from .config import load_config
 from .content.dates import site_zone
 from .content.urls import urlize
-from .render import date_format, humanize
-from .site import title_case
+from .graph.site import title_case
+from .render.environment import date_format, humanize
 
 
 class NewError(Exception):

@@ -209,7 +209,7 @@ def test_template_calls_give_what_plain_jinja_gives(tmp_path):
     """matome's quicker ``Context.call`` must not change what a call gets or returns."""
     import jinja2
 
-    from matome.render import make_environment
+    from matome.render.environment import make_environment
 
     source = """
 {%- macro row(x) %}[{{ x }}{% if caller %}:{{ caller() }}{% endif %}]{% endmacro -%}
@@ -253,7 +253,7 @@ def test_quicker_template_contexts_see_the_globals_and_variables_jinjas_do(tmp_p
     to the environment after the template was loaded is seen."""
     import jinja2
 
-    from matome.render import make_environment
+    from matome.render.environment import make_environment
 
     source = "{{ a }} {{ b }} {{ c }} {{ later | default('-') }} {{ self_name() }}"
 
@@ -284,8 +284,8 @@ def test_a_logged_render_reads_dict_keys_and_methods_as_jinja_does(tmp_path):
     missing key is Jinja's undefined."""
     import jinja2
 
-    from matome.reads import ReadLog, instrument
-    from matome.render import make_environment
+    from matome.incremental.reads import ReadLog, instrument
+    from matome.render.environment import make_environment
 
     source = (
         "{{ d.title }} {{ d.items is callable }} {{ d.get('title') }} "
@@ -309,7 +309,7 @@ def test_quicker_includes_and_imports_see_the_names_jinjas_do(tmp_path):
     names until a map grows)."""
     import jinja2
 
-    from matome.render import make_environment
+    from matome.render.environment import make_environment
 
     templates = {
         "page.html": (
@@ -356,7 +356,7 @@ def test_autoescaped_output_writes_what_jinjas_escape_writes(values):
     text that needs no escaping as it is: the page must come out as plain Jinja makes it."""
     import jinja2
 
-    from matome.render import make_environment, output_escape
+    from matome.render.environment import make_environment, output_escape
 
     for value in values:
         assert str(output_escape(value)) == str(escape(value))
@@ -371,7 +371,7 @@ def test_autoescaped_output_writes_what_jinjas_escape_writes(values):
 def test_xml_text_replaces_only_what_xml_forbids_and_keeps_the_type():
     from markupsafe import Markup
 
-    from matome.render import xml_text
+    from matome.render.environment import xml_text
 
     every_control = "".join(map(chr, range(32)))
     assert xml_text(every_control) == "\ufffd" * 9 + "\t\n\ufffd\ufffd\r" + "\ufffd" * 18

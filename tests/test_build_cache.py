@@ -16,17 +16,17 @@ from pathlib import Path
 import pytest
 
 from matome import build as build_module
-from matome import buildcache, snapshot
 from matome.build import build
 from matome.config import Flags, load_config
 from matome.content.loader import load_content
 from matome.content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
 from matome.errors import BuildFailed
-from matome.images import PreparedImages
+from matome.graph.site import build_site
+from matome.images.thumbnails import PreparedImages
+from matome.incremental import buildcache, snapshot
+from matome.incremental.reads import GraphView, page_key
+from matome.incremental.snapshot import Snapshot
 from matome.markup.expand import RenderedContent, attach_content
-from matome.reads import GraphView, page_key
-from matome.site import build_site
-from matome.snapshot import Snapshot
 
 ARTICLES = 40  # with the tag, month and alias pages, enough outputs to use the workers
 

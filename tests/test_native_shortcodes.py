@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from matome.config import Flags, load_config
 from matome.content.loader import load_content
 from matome.errors import SourceError
-from matome.functions import install_site_functions
+from matome.graph.site import build_site
+from matome.markup.comment_card import TEMPLATE, native_renderer
 from matome.markup.expand import ContentRenderer
 from matome.markup.markdown import MarkdownRenderer
-from matome.markup.native_shortcodes import TEMPLATE, native_renderer
-from matome.render import make_environment, theme_dir
-from matome.site import build_site
+from matome.render.environment import make_environment, theme_dir
+from matome.render.site_functions import install_site_functions
 
 CONFIG = 'baseURL = "https://example.org/"\ntitle = "t"\n'
 ARTICLE = '+++\ntitle = "a"\ndate = 2025-01-01\n+++\n'

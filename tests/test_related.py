@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from matome.reads import RelatedLists, share_related
+from matome.incremental.reads import RelatedLists, share_related
 
 
 def day(n: int) -> datetime:

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from matome.config import Flags
-from matome.incremental import LiveSite
+from matome.serve.live import LiveSite
 
 SITE_CONFIG = """\
 baseURL = "https://example.org/"
@@ -488,7 +488,7 @@ def test_a_temporary_file_renamed_over_an_article_reads_no_other_file(tmp_path, 
     """``sed -i`` and safe-saving editors write a temporary file and rename it over the
     article: the watcher reports both paths. The temporary one, gone and never read, must
     not count as a new file (that reads every article again), and the edit must show."""
-    import matome.incremental as incremental
+    import matome.serve.live as incremental
 
     site = make_site(tmp_path / "site", articles=4)
     root = tmp_path / "served"
@@ -655,7 +655,7 @@ def test_related_lists_follow_a_date_change(tmp_path):
 
 
 def test_a_watcher_stopped_while_idle_ends_without_an_error(tmp_path, monkeypatch):
-    from matome.watch import Watcher
+    from matome.serve.watch import Watcher
 
     failures = []
     monkeypatch.setattr(threading, "excepthook", failures.append)

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 from procs import proc_files
 
-from matome import images
+from matome.images import thumbnails as images
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests.theme_site import REPO, matome_build
@@ -202,7 +202,7 @@ def test_the_encoder_started_with_the_load_makes_the_thumbnails_before_the_site_
 
     from matome.config import Flags, load_config
     from matome.content.loader import load_content
-    from matome.early_thumbnails import EarlyThumbnails
+    from matome.images.early import EarlyThumbnails
 
     config = load_config(site, Flags())
     with EarlyThumbnails(config, 1) as early:

@@ -19,9 +19,9 @@ from markupsafe import Markup
 from ..content.page import Page
 from ..content.words import cjk_word_weight, reading_time, word_count
 from ..errors import SourceError
-from ..render import plainify
+from ..render.environment import plainify
+from .comment_card import native_renderer
 from .markdown import MarkdownRenderer, RenderedMarkdown
-from .native_shortcodes import native_renderer
 from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
 
 # Placeholders alone in consecutive paragraphs (blank lines between, nothing else).

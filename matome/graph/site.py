@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .config import SiteConfig
-from .content.loader import LoadResult, page_url, set_location
-from .content.page import ZERO_DATE, Page, Resource, Term
-from .content.urls import escape_url_path, sanitize_path, urlize
-from .errors import SourceError
+from ..config import SiteConfig
+from ..content.loader import LoadResult, page_url, set_location
+from ..content.page import ZERO_DATE, Page, Resource, Term
+from ..content.urls import escape_url_path, sanitize_path, urlize
+from ..errors import SourceError
 from .related import Related, build_related, related_pages
 
 

@@ -42,10 +42,10 @@ from itertools import compress
 from pathlib import Path
 from typing import Any
 
-from .content.page import RENDERED_FIELDS, Page
-from .outputs.plan import Output
+from ..content.page import RENDERED_FIELDS, Page
+from ..graph.site import Site
+from ..render.plan import Output
 from .reads import page_key
-from .site import Site
 
 CACHE_DIR = ".matome-cache"
 INDEX_FILE = "index.pickle"
@@ -260,7 +260,7 @@ def _version(module: str, distribution: str) -> str:
 def fingerprint(config: Any) -> str:
     """What every cached render depends on besides its reads and templates."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+    for path in sorted(Path(__file__).resolve().parent.parent.rglob("*.py")):
         digest.update(path.read_bytes())
     for module, distribution in RENDERING_PACKAGES.items():
         digest.update(f"{distribution}={_version(module, distribution)}\n".encode())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..content.urls import is_safe_relative, output_path_for
 from ..errors import SourceError
-from ..site import Site
+from ..graph.site import Site
 
 FORMAT_FILES = {"rss": "index.xml", "json": "index.json"}
 LIST_KINDS = ("home", "section", "taxonomy", "term")

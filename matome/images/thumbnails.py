@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .content.page import Page
-from .errors import SourceError
-from .outputs.plan import Output
-from .site import resource_order
+from ..content.page import Page
+from ..errors import SourceError
+from ..graph.site import resource_order
+from ..render.plan import Output
 
 # Bump when encoding changes, so cached files made the old way are not reused.
 ENCODER_VERSION = 3

@@ -43,22 +43,18 @@ from typing import Any
 
 import jinja2
 
-from .build import BuildState, _copy, render_output, write_if_changed
-from .buildcache import ContentEntry, content_source, implicit_reads, plan_sig
-from .config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
-from .content import loader
-from .content.dates import site_zone
-from .content.frontmatter import split_front_matter
-from .content.loader import LoadResult, load_content
-from .content.page import RENDERED_FIELDS, Page
-from .errors import SourceError
-from .forking import fork_pool
-from .functions import install_site_functions
-from .images import prepare_thumbnails
-from .markup.expand import ContentRenderer, RenderedContent, attach_content
-from .markup.markdown import MarkdownRenderer
-from .outputs.plan import Output, plan_outputs
-from .reads import (
+from ..build import BuildState, _copy, render_output, write_if_changed
+from ..config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
+from ..content import loader
+from ..content.dates import site_zone
+from ..content.frontmatter import split_front_matter
+from ..content.loader import LoadResult, load_content
+from ..content.page import RENDERED_FIELDS, Page
+from ..errors import SourceError
+from ..graph.site import Site, build_site
+from ..images.thumbnails import prepare_thumbnails
+from ..incremental.buildcache import ContentEntry, content_source, implicit_reads, plan_sig
+from ..incremental.reads import (
     FAST_TYPES,
     LOOKUP,
     MISSING,
@@ -71,9 +67,13 @@ from .reads import (
     log_thumbnails,
     page_key,
 )
-from .render import make_environment, template_dirs, template_error, theme_dir
-from .site import Site, build_site
-from .snapshot import only_body_changed
+from ..incremental.snapshot import only_body_changed
+from ..markup.expand import ContentRenderer, RenderedContent, attach_content
+from ..markup.markdown import MarkdownRenderer
+from ..parallel import fork_pool
+from ..render.environment import make_environment, template_dirs, template_error, theme_dir
+from ..render.plan import Output, plan_outputs
+from ..render.site_functions import install_site_functions
 
 PARALLEL_CONTENT = 64  # below this, forking costs more than it saves
 PARALLEL_OUTPUTS = 256
@@ -649,7 +649,7 @@ class LiveSite:
         """A template added or removed may change which file a lookup picks: rebuild all."""
         if "template" not in kinds:
             return False
-        from .render import _names_in
+        from ..render.environment import _names_in
 
         return [_names_in(d) for d in template_dirs(self.source)] != self.env.matome_template_names
 
@@ -935,6 +935,6 @@ def _pristine(loaded: LoadResult) -> LoadResult:
 
 def _forget_images(site: Site) -> None:
     """The thumbnails prepared for a graph that is no longer served (kept by ``id(site)``)."""
-    from . import images
+    from ..images import thumbnails as images
 
     images._PREPARED.pop(id(site), None)

@@ -23,15 +23,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..config import SiteConfig
+from ..content.frontmatter import FrontMatter, split_front_matter
+from ..content.loader import is_cjk_language, read_text
+from ..content.page import RENDERED_FIELDS, Page
+from ..errors import SourceError
+from ..graph.site import Site
+from ..images.thumbnails import PreparedImages, register_prepared
+from ..render.plan import Output
 from . import buildcache
-from .config import SiteConfig
-from .content.frontmatter import FrontMatter, split_front_matter
-from .content.loader import is_cjk_language, read_text
-from .content.page import RENDERED_FIELDS, Page
-from .errors import SourceError
-from .images import PreparedImages, register_prepared
-from .outputs.plan import Output
-from .site import Site
 
 GRAPH_FILE = "graph.pickle"
 

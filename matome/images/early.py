@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .config import SiteConfig
-from .content.page import Page
-from .errors import SourceError
-from .forking import ForkedCall, fork_context
-from .images import (
+from ..config import SiteConfig
+from ..content.page import Page
+from ..errors import SourceError
+from ..parallel import ForkedCall, fork_context
+from .thumbnails import (
     PAGE_SIZES,
     Encoding,
     encode_as_found,

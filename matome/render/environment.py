@@ -20,15 +20,16 @@ from jinja2.runtime import Context, Macro
 from jinja2.utils import missing
 from markupsafe import Markup, escape
 
-from .content.page import Page
-from .errors import SourceError
+from ..content.page import Page
+from ..errors import SourceError
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent.parent
+REPO_ROOT = PACKAGE.parent
 
 
 def theme_dir() -> Path:
     """The default theme: inside the wheel when installed, at the repository root in a checkout."""
-    packaged = Path(__file__).resolve().parent / "theme"
+    packaged = PACKAGE / "theme"
     return packaged if (packaged / "templates").is_dir() else REPO_ROOT
 
 
@@ -71,7 +72,7 @@ def date_format(value: Any, layout: str = "2006-01-02") -> str:
         # Lists, feeds and the sitemap format the same few thousand dates over and over.
         return _format_datetime(value, layout)
     if isinstance(value, str):
-        from .content.dates import parse_date
+        from ..content.dates import parse_date
 
         value = parse_date(value, UTC)
     if isinstance(value, date) and not isinstance(value, datetime):

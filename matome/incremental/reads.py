@@ -22,9 +22,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .content.page import Page, Term
-from .images import thumbnail
-from .site import MenuEntry, Pager, Site, lookup_page
+from ..content.page import Page, Term
+from ..graph.site import MenuEntry, Pager, Site, lookup_page
+from ..images.thumbnails import thumbnail
 
 SITE = "@site"  # the key of reads from ``site`` itself
 LOOKUP = "@lookup"  # the key of ``get_page``/``ref`` lookups, by path

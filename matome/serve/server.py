@@ -38,9 +38,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .config import Flags, load_config
-from .errors import SourceError
-from .incremental import LiveSite, Outcome, site_paths
+from ..config import Flags, load_config
+from ..errors import SourceError
+from .live import LiveSite, Outcome, site_paths
 from .watch import Watcher
 
 PORT_TRIES = 100

@@ -13,13 +13,13 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from .content.page import Page
-from .content.urls import urlize
-from .images import thumbnail
-from .markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
-from .markup.markdown import MarkdownRenderer
-from .markup.sanitize import clean_html, css_color, escape_unknown_tags
-from .site import Site
+from ..content.page import Page
+from ..content.urls import urlize
+from ..graph.site import Site
+from ..images.thumbnails import thumbnail
+from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
+from ..markup.markdown import MarkdownRenderer
+from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
 
 
 def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
