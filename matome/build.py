@@ -20,7 +20,6 @@ import os
 import shutil
 import time
 from array import array
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import chain, compress, starmap
@@ -59,25 +58,24 @@ from .incremental.reads import (
 from .incremental.snapshot import Snapshot
 from .markup.expand import ContentRenderer, attach_content
 from .markup.markdown import MarkdownRenderer
-from .parallel import FORKS, ForkedCall, fork_pool
+from .parallel import FORKS, PARALLEL_THRESHOLD, ForkedCall, map_chunks
 from .progress import Progress
+from .publish.files import copy_file, write_if_changed, write_new
+from .publish.staging import clean_stale, make_staging, move_in, swap_in
 from .render.environment import (
-    layout_candidates,
     make_environment,
-    select_layout,
     template_dirs,
     template_error,
     theme_dir,
 )
-from .render.plan import Output, alias_html, plan_outputs
+from .render.output import render_output
+from .render.plan import Output, plan_outputs
 from .render.site_functions import install_site_functions
 from .search import OUTPUT_DIR as SEARCH_DIR
 from .search import index_site, search_enabled
 
+
 # Below this many pages, forking costs more than it saves.
-PARALLEL_THRESHOLD = 64
-
-
 @dataclass
 class BuildReport:
     pages: int = 0
@@ -277,7 +275,7 @@ def _build(
     # changes, which are moved into place one by one when every file is ready.
     sparse = destination.is_dir() and not search_enabled(config.params)
     _STATE.empty_staging = not destination.is_dir()
-    staging = _make_staging(destination, sparse)
+    staging = make_staging(destination, sparse)
     _STATE.staging = staging
     _STATE.published = destination if sparse else None
     try:
@@ -336,7 +334,7 @@ def _build(
         files.update(more_files)
         clock.lap("thumbnails and cache index")
         if clean and not sparse:
-            report.cleaned = _clean_stale(staging, written)
+            report.cleaned = clean_stale(staging, written)
         if search_enabled(config.params):
             search_files, search_errors = index_site(staging)
             if search_errors:
@@ -345,11 +343,11 @@ def _build(
             files.update(_stamps(staging, SEARCH_DIR))
             clock.lap("search index")
         if sparse:
-            _move_in(staging, destination)
+            move_in(staging, destination)
             if clean:
-                report.cleaned = _clean_stale(destination, written)
+                report.cleaned = clean_stale(destination, written)
         else:
-            _swap_in(staging, destination)
+            swap_in(staging, destination)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -503,7 +501,7 @@ def _render_all_content(
             errors.append(e)
             continue
         todo.append(page.index)
-    rows = list(_map(_render_content_chunk, todo, workers, progress, "Rendering content"))
+    rows = list(map_chunks(_render_content_chunk, todo, workers, progress, "Rendering content"))
     rendered = []
     for index, result, source, reads, templates in rows:
         if isinstance(result, SourceError):
@@ -722,7 +720,7 @@ def _write_all(
     errors: list[SourceError] = []
     # A dozen sets of templates for 12,677 files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
-    rows = _map(_write_chunk, todo, workers, progress, "Writing files")
+    rows = map_chunks(_write_chunk, todo, workers, progress, "Writing files")
     for path, status, reads, templates, stat in rows:
         if isinstance(status, SourceError):
             errors.append(status)
@@ -757,11 +755,11 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
         stat = None
         try:
             if item.kind == "copy":
-                status: str | SourceError = _copy(item.source, target, published)
+                status: str | SourceError = copy_file(item.source, target, published)
             else:
                 state.log.begin()
                 try:
-                    data = render_output(item, state)
+                    data = render_output(item, state.site, state.env, state.minify)
                     if state.empty_staging:
                         status, stat = "new", write_new(target, data)
                     else:
@@ -862,31 +860,6 @@ class _ReadNumbers:
                 record.reads = array("I", map(new_number.__getitem__, record.reads))
 
 
-def render_output(item: Output, state: BuildState) -> bytes:
-    site = state.site
-    if item.kind == "alias":
-        return alias_html(item.target, site.config.language.language_code).encode()
-    if item.kind in ("sitemap", "robots", "404"):
-        name = {"sitemap": "sitemap.xml", "robots": "robots.txt", "404": "404.html"}[item.kind]
-        page = site.not_found if item.kind == "404" else site.home
-        text = _render_first(state.env, [name, f"_default/{name}"], page=page, site=site)
-    else:
-        page = site.pages[item.page]
-        # Each worker renders one output at a time, so the page can carry the current pager.
-        if page.pagers:
-            page.paginator = page.pagers[item.pager - 1]
-        text = _render_first(
-            state.env,
-            layout_candidates(page, item.fmt),
-            page=page,
-            site=site,
-            paginator=page.paginator,
-        )
-    if state.minify and item.out_path.endswith((".html", ".xml")):
-        text = _minify(text)
-    return text.encode("utf-8")
-
-
 def _thumbnails_shown(env: jinja2.Environment, fresh: BuildCache) -> bool:
     """Whether a template that rendered this build's files or bodies calls ``thumbnail``
     (read from its source: the calls themselves happen in the workers, or in an earlier
@@ -903,196 +876,7 @@ def _thumbnails_shown(env: jinja2.Environment, fresh: BuildCache) -> bool:
     return False
 
 
-def _render_first(env: jinja2.Environment, names: list[str], **context) -> str:
-    try:
-        template = select_layout(env, names)
-    except jinja2.TemplateNotFound:
-        raise SourceError(
-            "templates", 0, 0, f"no template found; looked for {', '.join(names)}"
-        ) from None
-    except jinja2.TemplateSyntaxError as e:
-        raise template_error(e) from None
-    return template.render(**context)
-
-
-def _minify(text: str) -> str:
-    import minify_html
-
-    return minify_html.minify(text, minify_css=True, minify_js=True, keep_closing_tags=True)
-
-
-def holds_bytes(path: Path, data: bytes) -> bool:
-    """Whether the file at ``path`` already holds exactly ``data``."""
-    try:
-        return path.stat().st_size == len(data) and path.read_bytes() == data
-    except FileNotFoundError:
-        return False
-
-
-def is_copy_of(target: Path, source: Path) -> bool:
-    """Whether ``target`` is an earlier copy of ``source`` (same size and mtime, as copy2 keeps)."""
-    try:
-        existing, stat = target.stat(), source.stat()
-    except FileNotFoundError:
-        return False
-    return existing.st_size == stat.st_size and existing.st_mtime_ns == stat.st_mtime_ns
-
-
-def write_new(path: Path, data: bytes) -> os.stat_result:
-    """Write ``path`` in place, with no check of what is there (a file no one else can see
-    yet: in a staging folder that started empty, or a temporary file)."""
-    try:
-        fd = os.open(path, _NEW_FILE, 0o666)
-    except FileNotFoundError:  # the first file of its folder (asking first costs a syscall each)
-        try:  # its parent folder is most often there: one mkdir, not makedirs' stat and mkdir
-            os.mkdir(path.parent)
-        except FileNotFoundError:
-            os.makedirs(path.parent, exist_ok=True)
-        except FileExistsError:  # another worker made it in between
-            pass
-        fd = os.open(path, _NEW_FILE, 0o666)
-    try:
-        with memoryview(data) as view:
-            while view:
-                view = view[os.write(fd, view) :]
-        return os.fstat(fd)
-    finally:
-        os.close(fd)
-
-
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
-
-
-def write_if_changed(path: Path, data: bytes, published: Path | None = None) -> str:
-    """Write ``data`` unless the published file (by default ``path``) holds exactly these
-    bytes, so its modification time stays."""
-    if holds_bytes(published or path, data):
-        return "same"
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    write_new(tmp, data)
-    # Replacing (not writing in place) breaks the hard link to the previous build's file.
-    os.replace(tmp, path)
-    return "new"
-
-
-def _copy(source: Path, target: Path, published: Path) -> str:
-    if is_copy_of(published, source):
-        return "same"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
-    shutil.copy2(source, tmp)
-    os.replace(tmp, target)
-    return "new"
-
-
-def _map(func, items: list, workers: int, progress: Progress, label: str) -> Iterator:
-    """Run ``func`` over chunks of ``items`` in forked workers (in-process when small);
-    yield the rows it returns, each chunk's as soon as it is done, in order."""
-    if not items:
-        return
-    chunks = _shrinking_chunks(items, workers)
-    task = progress.task(label, len(items))
-    if workers <= 1 or len(items) < PARALLEL_THRESHOLD or not FORKS:
-        for part in chunks:
-            yield from task.done(len(part), func(part))
-        return
-    # The workers share the parent's memory until they write to it; a collection of the
-    # cyclic garbage collector writes to every object it visits, so what exists is frozen.
-    gc.freeze()
-    try:
-        with fork_pool(workers) as pool:
-            for part, rows in zip(chunks, pool.map(func, chunks), strict=True):
-                yield from task.done(len(part), rows)
-    finally:
-        gc.unfreeze()
-
-
-def _shrinking_chunks(items: list, workers: int) -> list[list]:
-    """Large chunks first (fewer results to send), ever smaller ones at the end, so that
-    the workers finish together instead of one waiting on the other's last chunk."""
-    chunks, start = [], 0
-    while start < len(items):
-        size = max(8, (len(items) - start) // (workers * 4))
-        chunks.append(items[start : start + size])
-        start += size
-    return chunks
-
-
 # --- staging and swap ------------------------------------------------------------
-def _make_staging(destination: Path, sparse: bool) -> Path:
-    """A fresh folder beside the destination: empty when ``sparse``, else pre-filled with
-    hard links to the last build."""
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(destination)
-    staging = destination.with_name(f".{destination.name}.staging-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    if destination.is_dir() and not sparse:
-        shutil.copytree(destination, staging, copy_function=_link_or_copy, symlinks=True)
-    else:
-        staging.mkdir()
-    return staging
-
-
-def _remove_leftovers(destination: Path) -> None:
-    """Staging folders of builds that were killed (their process is gone) are garbage."""
-    for path in destination.parent.glob(f".{destination.name}.*-*"):
-        kind, _, pid = path.name.rpartition("-")
-        if not kind.endswith((".staging", ".old")) or not pid.isdigit() or _alive(int(pid)):
-            continue
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _link_or_copy(src: str, dst: str) -> None:
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
-
-
-def _clean_stale(staging: Path, written: set[str]) -> int:
-    """``--cleanDestinationDir``: remove what the new build did not write."""
-    removed = 0
-    for path in sorted(staging.rglob("*"), reverse=True):
-        rel = path.relative_to(staging).as_posix()
-        if path.is_file() or path.is_symlink():
-            if rel not in written:
-                path.unlink()
-                removed += 1
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
-    return removed
-
-
-def _move_in(staging: Path, destination: Path) -> None:
-    """Each file of a sparse staging folder replaces its published copy (atomically, one by one)."""
-    for folder, _, names in os.walk(staging):
-        rel = os.path.relpath(folder, staging)
-        target_dir = destination if rel == "." else destination / rel
-        if names:
-            target_dir.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            os.replace(os.path.join(folder, name), target_dir / name)
-    shutil.rmtree(staging, ignore_errors=True)
-
-
-def _swap_in(staging: Path, destination: Path) -> None:
-    old = destination.with_name(f".{destination.name}.old-{os.getpid()}")
-    if destination.exists():
-        os.rename(destination, old)
-    os.rename(staging, destination)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def _count(report: BuildReport, outputs: list[Output]) -> None:
     for item in outputs:
         if item.kind in ("page", "sitemap", "robots", "404"):

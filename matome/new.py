@@ -32,7 +32,7 @@ import jinja2
 from .config import load_config
 from .content.dates import site_zone
 from .content.urls import urlize
-from .graph.site import title_case
+from .graph.sections import title_case
 from .render.environment import date_format, humanize
 
 

@@ -1,4 +1,5 @@
-"""Work in forked children: one call (``ForkedCall``) or a pool of workers (``fork_pool``).
+"""Work in forked children: one call (``ForkedCall``), or a pool of workers over chunks
+of a list (``map_chunks``).
 
 Both fork, so a child starts with everything the build has set up (the site graph, the
 templates) without it being sent, and both end with the build when it is killed.
@@ -6,13 +7,17 @@ templates) without it being sent, and both end with the build when it is killed.
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+    from .progress import Progress
 
 FORKS = sys.platform != "win32"  # elsewhere a ForkedCall runs in the caller, and pools are not used
 
@@ -112,3 +117,40 @@ def _end_with_parent(parent: int) -> None:
     ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
     if os.getppid() != parent:  # it died before the call
         os._exit(1)
+
+
+# Below this many items, forking costs more than it saves.
+PARALLEL_THRESHOLD = 64
+
+
+def map_chunks(func, items: list, workers: int, progress: Progress, label: str) -> Iterator:
+    """Run ``func`` over chunks of ``items`` in forked workers (in-process when small);
+    yield the rows it returns, each chunk's as soon as it is done, in order."""
+    if not items:
+        return
+    chunks = shrinking_chunks(items, workers)
+    task = progress.task(label, len(items))
+    if workers <= 1 or len(items) < PARALLEL_THRESHOLD or not FORKS:
+        for part in chunks:
+            yield from task.done(len(part), func(part))
+        return
+    # The workers share the parent's memory until they write to it; a collection of the
+    # cyclic garbage collector writes to every object it visits, so what exists is frozen.
+    gc.freeze()
+    try:
+        with fork_pool(workers) as pool:
+            for part, rows in zip(chunks, pool.map(func, chunks), strict=True):
+                yield from task.done(len(part), rows)
+    finally:
+        gc.unfreeze()
+
+
+def shrinking_chunks(items: list, workers: int) -> list[list]:
+    """Large chunks first (fewer results to send), ever smaller ones at the end, so that
+    the workers finish together instead of one waiting on the other's last chunk."""
+    chunks, start = [], 0
+    while start < len(items):
+        size = max(8, (len(items) - start) // (workers * 4))
+        chunks.append(items[start : start + size])
+        start += size
+    return chunks

@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 from ..content.page import Page
 from ..errors import SourceError
-from ..graph.site import resource_order
+from ..graph.resources import resource_order
 from ..render.plan import Output
 
 # Bump when encoding changes, so cached files made the old way are not reused.

@@ -23,7 +23,10 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page, Term
-from ..graph.site import MenuEntry, Pager, Site, lookup_page
+from ..graph.menus import MenuEntry
+from ..graph.pagination import Pager
+from ..graph.paths import lookup_page
+from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 
 SITE = "@site"  # the key of reads from ``site`` itself

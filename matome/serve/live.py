@@ -43,7 +43,7 @@ from typing import Any
 
 import jinja2
 
-from ..build import BuildState, _copy, render_output, write_if_changed
+from ..build import BuildState
 from ..config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
 from ..content import loader
 from ..content.dates import site_zone
@@ -71,7 +71,9 @@ from ..incremental.snapshot import only_body_changed
 from ..markup.expand import ContentRenderer, RenderedContent, attach_content
 from ..markup.markdown import MarkdownRenderer
 from ..parallel import fork_pool
+from ..publish.files import copy_file, write_if_changed
 from ..render.environment import make_environment, template_dirs, template_error, theme_dir
+from ..render.output import render_output
 from ..render.plan import Output, plan_outputs
 from ..render.site_functions import install_site_functions
 
@@ -137,14 +139,14 @@ def _output_chunk(items: list[Output]) -> list[tuple]:
         served, staged = job.root / item.out_path, job.staging / item.out_path
         if item.kind == "copy":
             try:
-                out.append((item.out_path, _copy(item.source, staged, served), (), ()))
+                out.append((item.out_path, copy_file(item.source, staged, served), (), ()))
             except OSError as e:
                 out.append((item.out_path, SourceError(str(item.source), 0, 0, str(e)), (), ()))
             continue
         job.log.begin()
         try:
             status: str | SourceError = write_if_changed(
-                staged, render_output(item, job.state), served
+                staged, render_output(item, job.state.site, job.state.env, job.state.minify), served
             )
         except SourceError as e:
             status = e

@@ -1,0 +1,164 @@
+"""Sections and the page tree: which folders are sections, each page's parent, the
+children and dates of every branch, prev/next, front matter ``cascade``, and the titles
+Hugo gives sections and taxonomies that have no ``_index.md``."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..config import SiteConfig
+from ..content.loader import set_location
+from ..content.page import ZERO_DATE, Page
+from ..content.urls import sanitize_path
+from .order import sort_pages
+
+
+def make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[str, Page]:
+    """Section pages by content folder: every top-level folder, and deeper folders with ``_index.md``."""
+    sections: dict[str, Page] = {}
+    for page in pages:
+        if page.kind == "section":
+            sections[page.file.dir.rstrip("/")] = page
+    for page in pages:
+        if page.kind == "page" and page.section and page.section not in sections:
+            section = Page(
+                kind="section",
+                title=list_title(page.section),
+                params={},
+                rel_permalink="",
+                out_path="",
+                section=page.section,
+                type=page.section,
+            )
+            set_location(section, "/" + sanitize_path(page.section).lower() + "/", config)
+            sections[page.section] = section
+    return sections
+
+
+_SMALL_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "but",
+        "by",
+        "en",
+        "for",
+        "if",
+        "in",
+        "nor",
+        "of",
+        "on",
+        "or",
+        "per",
+        "the",
+        "to",
+        "v",
+        "vs",
+        "via",
+    ]
+)
+
+
+def title_case(text: str) -> str:
+    """Hugo's default (AP style) title case: capitalise words, keep small words low."""
+    words = text.split(" ")
+    out = []
+    for i, word in enumerate(words):
+        if 0 < i < len(words) - 1 and word.lower() in _SMALL_WORDS:
+            out.append(word.lower())
+        else:
+            out.append("-".join(w[:1].upper() + w[1:] for w in word.split("-")))
+    return " ".join(out)
+
+
+def pluralize(word: str) -> str:
+    if word.endswith("s") or not word.isascii() or not word[-1:].isalpha():
+        return word
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("x", "ch", "sh", "z")):
+        return word + "es"
+    return word + "s"
+
+
+def list_title(name: str) -> str:
+    """The title Hugo gives a section or taxonomy without ``_index.md``: "archive" → "Archives"."""
+    return title_case(pluralize(name.replace("-", " ").replace("_", " ")))
+
+
+def apply_cascade(pages: list[Page]) -> None:
+    """Front matter ``cascade`` of a branch bundle fills in what its descendants leave unset."""
+    branches = sorted(
+        (p for p in pages if p.kind in ("home", "section") and p.params.get("cascade")),
+        key=lambda p: p.file.dir.count("/"),
+    )
+    for branch in branches:
+        cascade = branch.params["cascade"]
+        for values in cascade if isinstance(cascade, list) else [cascade]:
+            prefix = branch.file.dir
+            for page in pages:
+                if page is branch or not page.file.path.startswith(prefix):
+                    continue
+                for key, value in values.items():
+                    if key in ("_target", "target"):
+                        continue
+                    if key == "params" and isinstance(value, dict):
+                        for k, v in value.items():
+                            page.params.setdefault(k, v)
+                    elif key.lower() not in {str(k).lower() for k in page.params}:
+                        page.params[key] = value
+                        if key.lower() in ("type", "layout"):
+                            setattr(page, key.lower(), str(value))
+                # The branch itself takes its own cascade too, as in Hugo.
+                for k, v in (values.get("params") or {}).items():
+                    branch.params.setdefault(k, v)
+
+
+def parent_section(page: Page, sections: dict[str, Page], home: Page) -> Page:
+    folder = page.file.dir.rstrip("/")
+    if page.file.base_name == "index":
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    while folder:
+        if folder in sections:
+            return sections[folder]
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    return home
+
+
+def link_children(home: Page, sections: dict[str, Page], regular: list[Page]) -> None:
+    for key, section in sections.items():
+        parent_key = key.rsplit("/", 1)[0] if "/" in key else ""
+        section.parent = sections.get(parent_key, home) if parent_key else home
+    for page in regular:
+        page.parent.regular_pages.append(page)
+    for section in sections.values():
+        section.parent.sections.append(section)
+    # Deepest first, so a section's date is known before its parent sorts it.
+    for node in [*sorted(sections.values(), key=lambda s: -s.file_depth), home]:
+        node.sections = sort_pages(node.sections)
+        node.pages = sort_pages(node.regular_pages + node.sections)
+        latest = max((p.date for p in node.pages), default=ZERO_DATE)
+        latest_mod = max((p.lastmod for p in node.pages), default=ZERO_DATE)
+        if not node.date:
+            node.date = latest
+        if not node.publish_date:
+            node.publish_date = node.date
+        if not node.lastmod or node.lastmod < latest_mod:
+            node.lastmod = max(node.lastmod, latest_mod)
+
+
+def link_prev_next(regular: list[Page]) -> None:
+    """Hugo's ``.Next`` is the newer neighbour in the default order, ``.Prev`` the older."""
+    for i, page in enumerate(regular):
+        page.next = regular[i - 1] if i > 0 else None
+        page.prev = regular[i + 1] if i + 1 < len(regular) else None
+    by_section: dict[int, list[Page]] = defaultdict(list)
+    for page in regular:
+        by_section[id(page.parent)].append(page)
+    for pages in by_section.values():
+        for i, page in enumerate(pages):
+            page.next_in_section = pages[i - 1] if i > 0 else None
+            page.prev_in_section = pages[i + 1] if i + 1 < len(pages) else None
