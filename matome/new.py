@@ -33,7 +33,7 @@ from .config import load_config
 from .content.dates import site_zone
 from .content.urls import urlize
 from .graph.sections import title_case
-from .render.environment import date_format, humanize
+from .render.functions import date_format, humanize
 
 
 class NewError(Exception):

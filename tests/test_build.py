@@ -356,7 +356,8 @@ def test_autoescaped_output_writes_what_jinjas_escape_writes(values):
     text that needs no escaping as it is: the page must come out as plain Jinja makes it."""
     import jinja2
 
-    from matome.render.environment import make_environment, output_escape
+    from matome.render.environment import make_environment
+    from matome.render.jinja_internals import output_escape
 
     for value in values:
         assert str(output_escape(value)) == str(escape(value))
@@ -371,7 +372,7 @@ def test_autoescaped_output_writes_what_jinjas_escape_writes(values):
 def test_xml_text_replaces_only_what_xml_forbids_and_keeps_the_type():
     from markupsafe import Markup
 
-    from matome.render.environment import xml_text
+    from matome.render.functions import xml_text
 
     every_control = "".join(map(chr, range(32)))
     assert xml_text(every_control) == "\ufffd" * 9 + "\t\n\ufffd\ufffd\r" + "\ufffd" * 18

@@ -59,7 +59,7 @@ import pytest
 import tomli_w
 from browser import CHROMIUM_ARGS, require_chromium
 
-from matome.render.environment import safe_url
+from matome.render.functions import safe_url
 
 CONCURRENCY = 4  # pages open at once in one browser
 SETTLE_MS = 100  # after "load": autofocus, toggle and animation events, a refresh

@@ -21,7 +21,7 @@ from itertools import chain
 from typing import Any
 
 from ..content.page import Page, lookup_param
-from ..render.environment import date_format
+from ..render.functions import date_format
 
 # Hugo's index when the config has no [related]; a site with the `tag` taxonomy adds tags.
 _DEFAULT_INDICES = [{"name": "keywords", "weight": 100}, {"name": "date", "weight": 10}]

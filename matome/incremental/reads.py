@@ -2,8 +2,8 @@
 
 A render (the content of one page, or one output file) runs with a ``ReadLog``:
 Jinja's compiled templates call ``environment.getattr``/``getitem`` for every
-``page.title`` or ``site.taxonomies`` and ``environment._load_template`` for every
-extends, include and partial, so wrapping those on the environment logs each
+``page.title`` or ``site.taxonomies`` and every template loaded (extends,
+include, partial: ``on_template_load``), so wrapping those on the environment logs each
 (page, attribute) and each template read. ``get_page``/``ref`` lookups and
 ``thumbnail()`` calls read pages in Python and are logged where they are made.
 
@@ -28,6 +28,7 @@ from ..graph.pagination import Pager
 from ..graph.paths import lookup_page
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
+from ..render.jinja_internals import on_template_load
 
 SITE = "@site"  # the key of reads from ``site`` itself
 LOOKUP = "@lookup"  # the key of ``get_page``/``ref`` lookups, by path
@@ -117,7 +118,7 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 def instrument(env: jinja2.Environment, log: ReadLog) -> None:
     """Log what templates read. Compiled templates call ``environment.getattr`` and friends,
     so instance attributes here see every ``page.x``, ``page["x"]``, extends and include."""
-    plain_getattr, plain_getitem, plain_load = env.getattr, env.getitem, env._load_template
+    plain_getattr, plain_getitem = env.getattr, env.getitem
 
     def getattr_(obj: Any, attribute: str) -> Any:
         # The commonest call of a render (a million in a build of the real blog): _note
@@ -145,14 +146,13 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
             _note(log.reads, obj, argument)
         return plain_getitem(obj, argument)
 
-    def load_template(name: str, globals: Any) -> jinja2.Template:
+    def loaded(name: str) -> None:
         if log.templates is not None:
             log.templates.add(name)
-        return plain_load(name, globals)
 
     env.getattr = getattr_
     env.getitem = getitem
-    env._load_template = load_template
+    on_template_load(env, loaded)
     env.extend(read_log=log)  # for ``partial_cached``
 
 

@@ -20,7 +20,8 @@ from typing import Any
 
 import jinja2
 
-from ..render.environment import output_escape, theme_dir
+from ..render.environment import theme_dir
+from ..render.jinja_internals import output_escape
 
 TEMPLATE = "shortcodes/matomeQuote.html"
 TEMPLATE_SHA256 = "d45263e147491c02d1abf588880ef730858f78b9615f1ded753b61b031858bec"

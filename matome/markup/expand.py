@@ -19,7 +19,8 @@ from markupsafe import Markup
 from ..content.page import Page
 from ..content.words import cjk_word_weight, reading_time, word_count
 from ..errors import SourceError
-from ..render.environment import plainify
+from ..render.functions import plainify
+from ..render.jinja_internals import render_in_context
 from .comment_card import native_renderer
 from .markdown import MarkdownRenderer, RenderedMarkdown
 from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
@@ -255,14 +256,7 @@ class ContentRenderer:
         flat = self._globals.get(template)
         if flat is None:
             flat = self._globals[template] = dict(template.globals)
-        env = self.env
-        context = env.context_class(
-            env, {**flat, **variables}, template.name, template.blocks, globals=flat
-        )
-        try:
-            return self.env.concat(template.root_render_func(context))
-        except Exception:
-            self.env.handle_exception()
+        return render_in_context(template, {**flat, **variables}, flat)
 
 
 def _indent_before(body: str, offset: int) -> str:

@@ -72,7 +72,13 @@ from ..markup.expand import ContentRenderer, RenderedContent, attach_content
 from ..markup.markdown import MarkdownRenderer
 from ..parallel import fork_pool
 from ..publish.files import copy_file, write_if_changed
-from ..render.environment import make_environment, template_dirs, template_error, theme_dir
+from ..render.environment import (
+    make_environment,
+    template_dirs,
+    template_error,
+    template_names,
+    theme_dir,
+)
 from ..render.output import render_output
 from ..render.plan import Output, plan_outputs
 from ..render.site_functions import install_site_functions
@@ -651,9 +657,9 @@ class LiveSite:
         """A template added or removed may change which file a lookup picks: rebuild all."""
         if "template" not in kinds:
             return False
-        from ..render.environment import _names_in
-
-        return [_names_in(d) for d in template_dirs(self.source)] != self.env.matome_template_names
+        return [
+            template_names(d) for d in template_dirs(self.source)
+        ] != self.env.matome_template_names
 
     def _template_names_of(self, paths: set[Path]) -> frozenset[str]:
         return frozenset(
