@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from matome import build as build_module
 from matome.build import build
 from matome.config import Flags, load_config
 from matome.content.loader import load_content
@@ -27,6 +26,7 @@ from matome.incremental import buildcache, snapshot
 from matome.incremental.reads import GraphView, page_key
 from matome.incremental.snapshot import Snapshot
 from matome.markup.expand import RenderedContent, attach_content
+from matome.pipeline import outputs as pipeline_outputs
 
 ARTICLES = 40  # with the tag, month and alias pages, enough outputs to use the workers
 
@@ -254,9 +254,9 @@ def test_a_newer_article_renders_no_older_article_again(built, tmp_path, monkeyp
     )
     run(site, out)
     rendered = []
-    render = build_module.render_output
+    render = pipeline_outputs.render_output
     monkeypatch.setattr(
-        build_module,
+        pipeline_outputs,
         "render_output",
         lambda item, *rest: rendered.append(item.out_path) or render(item, *rest),
     )
@@ -416,7 +416,9 @@ def test_reads_that_no_file_makes_any_more_leave_the_cache(built, tmp_path):
     for n in range(10, ARTICLES):
         (site / f"content/posts/a{n:02d}/index.md").unlink()
     run(site, out, clean=True)
-    cache = buildcache.load(site, buildcache.fingerprint(load_config(site, Flags())))
+    cache = buildcache.load(
+        buildcache.cache_folder(site), buildcache.fingerprint(load_config(site, Flags()))
+    )
     used = set().union(*(record.reads for record in cache.outputs.values()))
     assert used == set(range(len(cache.pairs))) and len(cache.values) == len(cache.pairs)
     edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
@@ -487,7 +489,9 @@ def test_a_page_text_read_by_a_file_is_not_kept_by_the_read_log(built):
 
 def test_every_list_that_shows_a_cached_card_records_what_the_card_read(built):
     site, out = built
-    cache = buildcache.load(site, buildcache.fingerprint(load_config(site, Flags())))
+    cache = buildcache.load(
+        buildcache.cache_folder(site), buildcache.fingerprint(load_config(site, Flags()))
+    )
     title = cache.pairs.index(("posts/a01/index.md", "title"))
     # Article 1's card is rendered once per worker batch and level, shown by many files.
     showing = [

@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-import matome.build
+import matome.pipeline
 from matome.build import build
 from matome.config import Flags, parse_data
 from matome.content.dates import parse_date, site_zone
@@ -278,14 +278,14 @@ _BYTECODE = MemoryBytecodeCache()
 
 @contextmanager
 def cached_templates():
-    make = matome.build.make_environment
+    make = matome.pipeline.make_environment
 
     def make_cached(source):
         env = make(source)
         env.bytecode_cache = _BYTECODE
         return env
 
-    with mock.patch.object(matome.build, "make_environment", make_cached):
+    with mock.patch.object(matome.pipeline, "make_environment", make_cached):
         yield
 
 

@@ -488,7 +488,7 @@ def test_a_temporary_file_renamed_over_an_article_reads_no_other_file(tmp_path, 
     """``sed -i`` and safe-saving editors write a temporary file and rename it over the
     article: the watcher reports both paths. The temporary one, gone and never read, must
     not count as a new file (that reads every article again), and the edit must show."""
-    import matome.serve.live as incremental
+    import matome.pipeline.graph as incremental
 
     site = make_site(tmp_path / "site", articles=4)
     root = tmp_path / "served"
@@ -666,3 +666,38 @@ def test_a_watcher_stopped_while_idle_ends_without_an_error(tmp_path, monkeypatc
     assert not watcher._thread.is_alive()
     assert not failures, [f.exc_value for f in failures]
     assert calls == []
+
+
+def test_an_edit_saved_as_soon_as_the_first_page_answers_is_shown(tmp_path):
+    """The watcher starts before the first build: an edit made while the server starts up
+    (here, the moment its first page answers) is rebuilt like any other."""
+    site = make_site(tmp_path / "site", articles=1)
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "matome", "serve", "-s", str(site), "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline, "the server never answered"
+            try:
+                if raw_get("127.0.0.1", port, "/posts/a0/")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.002)
+        page = site / "content/posts/a0/index.md"
+        page.write_text(article("Article 0", "2025-01-01", ["common"], "EDITED-RIGHT-AWAY"))
+        deadline = time.monotonic() + 20
+        body = b""
+        while time.monotonic() < deadline and b"EDITED-RIGHT-AWAY" not in body:
+            time.sleep(0.1)
+            body = raw_get("127.0.0.1", port, "/posts/a0/")[2]
+        assert b"EDITED-RIGHT-AWAY" in body, "the edit made during start-up was lost"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()

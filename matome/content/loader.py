@@ -400,3 +400,23 @@ def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
     escaped = escape_url_path(url_path)
     page.rel_permalink = config.base_path + escaped
     page.permalink = config.base_url.rstrip("/") + escaped
+
+
+def reload_page(config: SiteConfig, page: Page, now: datetime) -> LoadResult:
+    """One content file read again, with the bundle files it had: what ``load_content``
+    would make of it now (no page when it is now a draft or not yet due)."""
+    root = config.source / str(config.get("contentDir") or "content")
+    result = LoadResult()
+    name = page.file.path.rsplit("/", 1)[-1]
+    rel_dir = page.file.dir.rstrip("/")
+    _load_file(
+        config,
+        site_zone(config.time_zone),
+        now,
+        root,
+        rel_dir,
+        name,
+        list(page.resource_names),
+        result,
+    )
+    return result

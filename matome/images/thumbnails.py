@@ -201,12 +201,6 @@ def _site_images(params: dict) -> list[tuple[str, tuple]]:
     return [(v, sizes) for v, sizes in wanted if isinstance(v, str) and v.strip()]
 
 
-def prepare_thumbnails(site, jobs: int = 1) -> tuple[list[Output], list[SourceError]]:
-    """Make every thumbnail the theme shows (from the cache when it can); return copy outputs."""
-    planned = plan_thumbnails(site)
-    return planned.outputs, planned.warnings + encode_thumbnails(planned.pending, jobs)
-
-
 @dataclass(frozen=True)
 class Imaging:
     """The site's ``imaging`` settings that change the files made."""

@@ -134,6 +134,7 @@ class LastBuild:
     destination: str
     files: dict[str, tuple[int, int]]  # out_path -> (size, mtime_ns) as published
     report: Any  # the build's report, told again
+    unfinished: bool = False  # some files were left to render when asked for
 
 
 def input_stamps(roots: list[Path], files: list[Path]) -> dict[str, tuple[int, int] | None]:
@@ -182,17 +183,24 @@ def input_digests(stamps: dict, last: Any) -> dict[str, bytes | None]:
     known = last.stamps if isinstance(last, LastBuild) else {}
     digests = last.digests if isinstance(last, LastBuild) else {}
     return {
-        path: digests[path] if known.get(path) == stamp else _digest(path)
+        path: digests[path] if known.get(path) == stamp else _digest(path, stamp)
         for path, stamp in stamps.items()
     }
 
 
-def _digest(path: str) -> bytes | None:
+# The digest of a file written again after it was stamped: it equals no file's digest, so
+# the next build reads it again (the build may have read either version of it).
+MOVING = b"written while read"
+
+
+def _digest(path: str, stamp: tuple[int, int] | None) -> bytes | None:
     try:
         with open(path, "rb") as f:
-            return hashlib.file_digest(f, "sha1").digest()
+            digest = hashlib.file_digest(f, "sha1").digest()
+            stat = os.fstat(f.fileno())
     except OSError:
         return None  # gone
+    return digest if (stat.st_size, stat.st_mtime_ns) == stamp else MOVING
 
 
 def files_unchanged(destination: Path, files: dict[str, tuple[int, int]]) -> bool:
@@ -294,31 +302,32 @@ def changed_templates(cache: BuildCache, now: dict[str, tuple]) -> frozenset[str
 
 
 # --- reading and writing -------------------------------------------------------------
-def _dir(source: Path) -> Path:
+def cache_folder(source: Path) -> Path:
+    """Where ``matome build`` keeps its cache (``matome serve`` keeps its own inside it)."""
     return source / CACHE_DIR
 
 
-def _blob(source: Path, name: str) -> Path:
-    return _dir(source) / "content" / f"{name}.pickle"
+def _blob(folder: Path, name: str) -> Path:
+    return folder / "content" / f"{name}.pickle"
 
 
-def template_bytecode(source: Path) -> Any:
+def template_bytecode(folder: Path) -> Any:
     """Jinja's compiled templates, kept by name and source checksum under ``templates/``."""
     import jinja2
 
-    folder = _dir(source) / "templates"
-    folder.mkdir(parents=True, exist_ok=True)
-    return jinja2.FileSystemBytecodeCache(str(folder))
+    compiled = folder / "templates"
+    compiled.mkdir(parents=True, exist_ok=True)
+    return jinja2.FileSystemBytecodeCache(str(compiled))
 
 
-def load(source: Path, print_: str) -> BuildCache | None:
+def load(folder: Path, print_: str) -> BuildCache | None:
     """The last build's cache if it was made with this fingerprint; None otherwise.
 
     Page bodies stay on disk until ``content_fields`` asks for one."""
-    cache = _read(_dir(source) / INDEX_FILE, print_)
+    cache = _read(folder / INDEX_FILE, print_)
     if not isinstance(cache, BuildCache):
         return None
-    changes = _read(_dir(source) / CHANGES_FILE, print_)
+    changes = _read(folder / CHANGES_FILE, print_)
     if not isinstance(changes, IndexChanges) or changes.base != cache.index_id:
         changes = IndexChanges(cache.index_id, len(cache.pairs), cache.templates)
     cache.templates = changes.templates
@@ -332,35 +341,35 @@ def load(source: Path, print_: str) -> BuildCache | None:
     return cache
 
 
-def stored_bodies(source: Path) -> set[str]:
+def stored_bodies(folder: Path) -> set[str]:
     """The ``blob`` names of the rendered bodies on disk (one listing, not a stat each)."""
     try:
-        with os.scandir(_dir(source) / "content") as found:
+        with os.scandir(folder / "content") as found:
             return {item.name.removesuffix(".pickle") for item in found}
     except FileNotFoundError:
         return set()
 
 
-def content_fields(source: Path, entry: ContentEntry) -> dict | None:
+def content_fields(folder: Path, entry: ContentEntry) -> dict | None:
     """The entry's page fields, read from its file each time (not kept: the HTML is big)."""
     if entry.fields is not None:
         return entry.fields
-    fields = _read(_blob(source, entry.blob), entry.source) if entry.blob else None
+    fields = _read(_blob(folder, entry.blob), entry.source) if entry.blob else None
     return fields if isinstance(fields, dict) else None
 
 
-def save_fields(source: Path, key: str, digest: str, fields: dict) -> str:
+def save_fields(folder: Path, key: str, digest: str, fields: dict) -> str:
     """One rendered body's page fields, written by the worker that rendered it; the name
     is new each time, so a build that fails leaves the files the cache names as they were.
     Written in place, not renamed into place: no index names the file before the build
     has succeeded, so one cut short by a killed build is never read (the next full ``save``
     removes it)."""
     name = hashlib.blake2b(f"{key}\0{digest}\0{os.getpid()}\0{time.time_ns()}".encode())
-    _write(_blob(source, name.hexdigest()[:32]), digest, fields, in_place=True)
+    _write(_blob(folder, name.hexdigest()[:32]), digest, fields, in_place=True)
     return name.hexdigest()[:32]
 
 
-def save(source: Path, cache: BuildCache) -> None:
+def save(folder: Path, cache: BuildCache) -> None:
     """Write the index; drop the bodies no entry uses any more."""
     index = BuildCache(
         cache.fingerprint,
@@ -375,17 +384,17 @@ def save(source: Path, cache: BuildCache) -> None:
         cache.values,
         index_id=os.urandom(8).hex(),
     )
-    _write(_dir(source) / INDEX_FILE, cache.fingerprint, index)
-    (_dir(source) / CHANGES_FILE).unlink(missing_ok=True)
+    _write(folder / INDEX_FILE, cache.fingerprint, index)
+    (folder / CHANGES_FILE).unlink(missing_ok=True)
     used = {f"{e.blob}.pickle" for e in cache.content.values()}
-    if (_dir(source) / "content").is_dir():
-        with os.scandir(_dir(source) / "content") as found:
+    if (folder / "content").is_dir():
+        with os.scandir(folder / "content") as found:
             for item in found:
                 if item.name not in used:
                     os.unlink(item.path)
 
 
-def save_changes(source: Path, cache: BuildCache, last: BuildCache) -> bool:
+def save_changes(folder: Path, cache: BuildCache, last: BuildCache) -> bool:
     """Write what ``cache`` changed in ``last`` (loaded, its pairs numbered the same) as
     changes to the index file; False when they are too many to be worth it."""
     changes = last.changes
@@ -411,36 +420,36 @@ def save_changes(source: Path, cache: BuildCache, last: BuildCache) -> bool:
         cache.pairs[size:],
         cache.values[size:],
     )
-    _write(_dir(source) / CHANGES_FILE, cache.fingerprint, kept)
+    _write(folder / CHANGES_FILE, cache.fingerprint, kept)
     for key, entry in content.items():  # the bodies these entries replace
         old = last.content.get(key)
         if old is not None and old.blob and old.blob != entry.blob:
-            _blob(source, old.blob).unlink(missing_ok=True)
+            _blob(folder, old.blob).unlink(missing_ok=True)
     return True
 
 
-def load_last_build(source: Path, print_: str) -> Any:
-    return read_file(source, LAST_BUILD_FILE, print_)
+def load_last_build(folder: Path, print_: str) -> Any:
+    return read_file(folder, LAST_BUILD_FILE, print_)
 
 
-def save_last_build(source: Path, print_: str, last: Any) -> None:
-    write_file(source, LAST_BUILD_FILE, print_, last)
+def save_last_build(folder: Path, print_: str, last: Any) -> None:
+    write_file(folder, LAST_BUILD_FILE, print_, last)
 
 
-def forget_last_build(source: Path) -> None:
+def forget_last_build(folder: Path) -> None:
     """A build that changes the site makes the last one's record untrue until it succeeds."""
-    (_dir(source) / LAST_BUILD_FILE).unlink(missing_ok=True)
+    (folder / LAST_BUILD_FILE).unlink(missing_ok=True)
 
 
-def read_file(source: Path, name: str, print_: str, unpickler: type = pickle.Unpickler) -> Any:
+def read_file(folder: Path, name: str, print_: str, unpickler: type = pickle.Unpickler) -> Any:
     """What ``write_file`` kept under this name with this fingerprint; None if not that."""
-    return _read(_dir(source) / name, print_, unpickler)
+    return _read(folder / name, print_, unpickler)
 
 
 def write_file(
-    source: Path, name: str, print_: str, value: Any, pickler: type = pickle.Pickler
+    folder: Path, name: str, print_: str, value: Any, pickler: type = pickle.Pickler
 ) -> None:
-    _write(_dir(source) / name, print_, value, pickler)
+    _write(folder / name, print_, value, pickler)
 
 
 def _read(path: Path, print_: str, unpickler: type = pickle.Unpickler) -> Any:

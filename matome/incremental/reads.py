@@ -157,8 +157,9 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
 
 
 def log_lookups(site: Site, log: ReadLog) -> None:
-    """``ref``, ``relref`` and ``get_page`` call ``site.get_page``: log the path asked for."""
-    plain = site.get_page
+    """``ref``, ``relref`` and ``get_page`` call ``site.get_page``: log the path asked for.
+    (The method's own, not the wrapper an earlier run put on a kept graph.)"""
+    plain = type(site).get_page.__get__(site)
 
     def get_page(path: str) -> Page | None:
         if log.reads is not None:

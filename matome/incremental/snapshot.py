@@ -45,7 +45,7 @@ class Snapshot:
     warnings: list[SourceError]  # what loading the site and its images warned about
 
 
-def save(source: Path, print_: str, snap: Snapshot) -> None:
+def save(folder: Path, print_: str, snap: Snapshot) -> None:
     """Keep the graph of a build that has finished with it (its pages are emptied here)."""
     site = snap.site
     site.__dict__.pop("get_page", None)  # the read log's wrapper, bound to this build
@@ -56,11 +56,11 @@ def save(source: Path, print_: str, snap: Snapshot) -> None:
         page.paginator = page.pagers[0] if page.pagers else None  # as the graph builder left it
     kept = _Kept(snap, [page.__dict__ for page in site.pages])
     pickler = functools.partial(_GraphPickler, pages=site.pages)
-    buildcache.write_file(source, GRAPH_FILE, print_, kept, pickler)
+    buildcache.write_file(folder, GRAPH_FILE, print_, kept, pickler)
 
 
-def load(source: Path, print_: str, build_id: str) -> Snapshot | None:
-    kept = buildcache.read_file(source, GRAPH_FILE, print_, _GraphUnpickler)
+def load(folder: Path, print_: str, build_id: str) -> Snapshot | None:
+    kept = buildcache.read_file(folder, GRAPH_FILE, print_, _GraphUnpickler)
     if not isinstance(kept, _Kept) or kept.snap.build_id != build_id:
         return None
     for page, state in zip(kept.snap.site.pages, kept.pages, strict=True):

@@ -16,7 +16,9 @@ percent-decoded once, ``.``/``..`` segments are refused and the real path
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
+import hashlib
 import json
 import mimetypes
 import os
@@ -380,50 +382,38 @@ def serve(args: argparse.Namespace, flags: Flags) -> int:
     netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     flags = replace(flags, base_url=f"http://{netloc}{base_path}/", destination=None)
 
-    work = Path(tempfile.mkdtemp(prefix="matome-serve-"))
-    root = work / "site"
-    root.mkdir()
-    live = LiveSite(source, flags, root, fast_render=not args.disableFastRender)
+    cache, work, root = serve_folders(source, port)
+    live = LiveSite(source, flags, root, fast_render=not args.disableFastRender, cache=cache)
     if args.destination:
-        print("Note: -d is not used; matome serve builds into a temporary folder.")
-    watcher = None
+        print("Note: -d is not used; matome serve builds into a folder of its own.")
+    server.root = os.path.realpath(root)
+    server.base_path = base_path
+    server.live_reload = not args.disableLiveReload
+    server.navigate = args.navigateToChanged
+    server.live = live
+    paths = site_paths(source, config)
+    # Watching starts before the first build, so that an edit saved meanwhile is built next.
+    watcher = Watcher(
+        lambda changed: _rebuild(live, server, changed, args),
+        recursive=[paths.content, *paths.templates, *paths.static, paths.assets, paths.config_dir],
+        flat=[source],
+        late=[paths.content, paths.templates[0], paths.static[-1], paths.assets, paths.config_dir],
+    )
     serving = False
     signal.signal(signal.SIGTERM, _interrupt)
     try:
+        watcher.start()
         print("Start building sites …", flush=True)
-        outcome = live.full()
-        _print_outcome(outcome, first=True)
-        server.root = os.path.realpath(root)
-        server.base_path = base_path
-        server.live_reload = not args.disableLiveReload
-        server.navigate = args.navigateToChanged
-        server.live = live
-        server.status.update(_status(outcome))
-        if outcome.errors:
-            server.hub.send("builderror", {"errors": _lines(outcome.errors)})
+        with live.lock:  # the watcher's first rebuild waits for this build
+            outcome = live.full()
+            _print_outcome(outcome, first=True)
+            server.status.update(_status(outcome))
+            if outcome.errors:
+                server.hub.send("builderror", {"errors": _lines(outcome.errors)})
         threading.Thread(target=server.serve_forever, args=(0.2,), daemon=True).start()
         serving = True
-        paths = site_paths(source, live.config or config)
-        watcher = Watcher(
-            lambda changed: _rebuild(live, server, changed, args),
-            recursive=[
-                paths.content,
-                *paths.templates,
-                *paths.static,
-                paths.assets,
-                paths.config_dir,
-            ],
-            flat=[source],
-            late=[
-                paths.content,
-                paths.templates[0],
-                paths.static[-1],
-                paths.assets,
-                paths.config_dir,
-            ],
-        ).start()
         print(f'Environment: "{flags.environment}"')
-        print(f"Serving pages from {root} (a temporary folder; public/ is not touched)")
+        print(f"Serving pages from {root} (public/ is not touched)")
         print(f"Web Server is available at http://{netloc}{base_path}/ (bind address {args.bind})")
         print("Press Ctrl+C to stop", flush=True)
         while True:
@@ -432,18 +422,63 @@ def serve(args: argparse.Namespace, flags: Flags) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        # A second Ctrl-C must not cut the clean-up short and leave the temporary folder.
+        # A second Ctrl-C must not cut the clean-up short and leave the folder behind.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("\nStopping.", flush=True)
-        if watcher is not None:
-            watcher.stop()
+        watcher.stop()
         server.hub.close()
         if serving:
             server.shutdown()
         server.server_close()
-        shutil.rmtree(work, ignore_errors=True)
+        with live.lock:
+            live.store.flush()
+        keep_served(cache, work, root)
     return 0
+
+
+# --- where serve keeps its state -----------------------------------------------------------
+def serve_folders(source: Path, port: int) -> tuple[Path, Path, Path]:
+    """Serve's cache for this site and port (in the user's cache folder: nothing is written
+    into the site), and the folder it serves this time, holding what the last serve of
+    the site served, so that a start with nothing changed has nothing to write."""
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    name = hashlib.sha256(str(source).encode()).hexdigest()[:16]
+    cache = Path(home) / "matome" / "serve" / f"{name}-{port}"
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no cache folder to be had: a cold start every time
+        cache = Path(tempfile.mkdtemp(prefix="matome-serve-"))
+    for leftover in cache.glob("run-*"):  # of a serve that was killed
+        pid = leftover.name.removeprefix("run-")
+        if pid.isdigit() and not _alive(int(pid)):
+            keep_served(cache, leftover, leftover / "site")
+    work = cache / f"run-{os.getpid()}"
+    work.mkdir(exist_ok=True)
+    root = work / "site"
+    try:
+        os.rename(cache / "public", root)
+    except OSError:  # none yet, or another serve of the site has it
+        root.mkdir(exist_ok=True)
+    return cache, work, root
+
+
+def keep_served(cache: Path, work: Path, root: Path) -> None:
+    """Put the served folder back for the next serve, and remove this run's folder."""
+    with contextlib.suppress(OSError):
+        if not (cache / "public").exists():
+            os.rename(root, cache / "public")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _interrupt(signum, frame) -> None:
@@ -508,7 +543,7 @@ def _print_outcome(outcome: Outcome, first: bool = False) -> None:
     if first:
         for line in _lines(outcome.warnings[:20]):
             print(line, file=sys.stderr)
-        print(f" Files            │ {len(outcome.outputs):>6}")
+        print(f" Files            │ {outcome.files:>6}")
         print(f" Rendered         │ {outcome.rendered_outputs:>6}")
         print(f"Built in {outcome.seconds * 1000:.0f} ms", flush=True)
         return

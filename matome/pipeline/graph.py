@@ -1,0 +1,155 @@
+"""Stage 2, the site graph: the last run's, with the edited article bodies put in, when
+nothing else that shapes it changed; else loaded from ``content/`` and built anew.
+
+The last graph is taken when every file whose bytes changed is an article whose front
+matter reads the same (an edit below it, the usual commit to a matome blog), a template
+or a static file (the graph reads neither); and no page fell
+due or expired since (the loader would leave out others).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+from dataclasses import dataclass, field
+
+from ..content.loader import CONTENT_EXTS, LoadResult, load_content, reload_page
+from ..content.page import Page
+from ..errors import SourceError
+from ..graph.site import Site, build_site
+from ..images.early import EarlyThumbnails
+from ..incremental import snapshot
+from ..incremental.buildcache import BuildCache
+from ..incremental.snapshot import Snapshot
+from ..parallel import FORKS
+from ..render.environment import template_dirs, theme_dir
+from .changes import Changes, content_root
+from .state import DiskStore
+
+
+@dataclass
+class Graph:
+    site: Site
+    build_id: str  # names this graph in the cache index and the record of the run
+    kept: Snapshot | None  # the last run's graph it is, edited
+    edits: list[tuple[Page, object]] = field(default_factory=list)  # the bodies put in
+    errors: list[SourceError] = field(default_factory=list)
+    warnings: list[SourceError] = field(default_factory=list)
+    next_change: object = None  # when a future page is due or a page expires
+    early: EarlyThumbnails | None = None  # the thumbnail encoder started during the load
+    loaded: LoadResult | None = None  # as the loader made it (``store.keeps_loaded``)
+
+
+def load_graph(
+    changes: Changes,
+    store: DiskStore,
+    cache: BuildCache | None,
+    workers: int,
+    children: contextlib.ExitStack,
+) -> Graph:
+    kept = kept_graph(changes, store, cache)
+    if kept is not None:
+        snap, edits = kept
+        snapshot.apply(snap.site, edits, changes.now)
+        if store.loaded is not None:  # the loader's copies hold the new bodies too
+            by_file = {p.file.filename: p for p in store.loaded.pages if p.file is not None}
+            for page, fm in edits:
+                loaded = by_file.get(page.file.filename)
+                if loaded is not None:
+                    loaded.body, loaded.body_line = fm.body, fm.body_line
+        graph = Graph(snap.site, snap.build_id, snap, edits, warnings=list(snap.warnings))
+        graph.next_change = changes.last.next_change
+        return graph
+    config = changes.config
+    early = None
+    kept = reloaded(changes, store.loaded) if store.loaded is not None else None
+    if kept is not None:
+        loaded = pristine(kept)  # the graph changes what it is built from
+    else:
+        if FORKS:  # thumbnails are encoded on the core the load leaves idle
+            early = children.enter_context(EarlyThumbnails(config, workers))
+        loaded = load_content(config, changes.now, early.page_read if early else None)
+        if early:
+            early.all_read()
+        kept = pristine(loaded) if store.keeps_loaded else None
+    site = build_site(config, loaded, changes.now)
+    return Graph(
+        site,
+        os.urandom(8).hex(),
+        None,
+        errors=[*loaded.errors, *site.errors],
+        warnings=list(loaded.warnings),
+        next_change=loaded.next_change,
+        early=early,
+        loaded=kept,
+    )
+
+
+def reloaded(changes: Changes, last: LoadResult) -> LoadResult | None:
+    """What the loader makes of the content when only existing content files changed: the
+    last run's pages, but for those files, read again. None when a file is new or gone."""
+    known = {p.file.filename: i for i, p in enumerate(last.pages) if p.file is not None}
+    content = f"{content_root(changes.config.source, changes.config)}{os.sep}"
+    edited = [path for path in changes.files if path.startswith(content)]
+    if not edited or any(path not in known or not os.path.isfile(path) for path in edited):
+        return None
+    pages: list[Page | None] = list(last.pages)
+    again = {f"content/{last.pages[known[path]].file.path}" for path in edited}
+    fresh = LoadResult(static_files=last.static_files, skipped=last.skipped)
+    fresh.warnings = [w for w in last.warnings if w.path not in again]
+    fresh.next_change = last.next_change
+    for path in edited:
+        result = reload_page(changes.config, last.pages[known[path]], changes.now)
+        fresh.errors += result.errors
+        fresh.warnings += result.warnings
+        due = [d for d in (fresh.next_change, result.next_change) if d is not None]
+        fresh.next_change = min(due, default=None)
+        pages[known[path]] = result.pages[0] if result.pages else None  # a draft now
+    fresh.pages = [p for p in pages if p is not None]
+    return fresh
+
+
+def pristine(loaded: LoadResult) -> LoadResult:
+    """A copy of what the loader made that building the site graph will not change.
+
+    The graph sets fields and appends to the pages' lists and dicts in place; copying
+    every page and each of its containers keeps this copy as the loader left it."""
+    pages = []
+    for page in loaded.pages:
+        clone = copy.copy(page)
+        for name, value in clone.__dict__.items():
+            if isinstance(value, (list, dict, set)):
+                clone.__dict__[name] = copy.copy(value)
+        pages.append(clone)
+    result = LoadResult(pages=pages, static_files=list(loaded.static_files), skipped=loaded.skipped)
+    result.errors, result.warnings = loaded.errors, loaded.warnings
+    result.next_change = loaded.next_change
+    return result
+
+
+def kept_graph(
+    changes: Changes, store: DiskStore, cache: BuildCache | None
+) -> tuple[Snapshot, list] | None:
+    """The last run's graph and the body edits to put in it, or None when it must be built."""
+    last = changes.last
+    if last is None or cache is None or cache.build_id != last.build_id:
+        return None
+    if last.next_change is not None and changes.now >= last.next_change:
+        return None  # a page became due or expired: the loader would leave out others
+    source = changes.config.source
+    templates = tuple(f"{d}{os.sep}" for d in template_dirs(source))
+    statics = tuple(f"{d.resolve()}{os.sep}" for d in (theme_dir() / "static", source / "static"))
+    content = f"{content_root(source, changes.config)}{os.sep}"
+    edited = set()
+    for path in changes.files:
+        if path.startswith(templates) or path.startswith(statics):
+            continue
+        if not (path.startswith(content) and path.endswith(CONTENT_EXTS)):
+            return None
+        edited.add(path)
+    snap = store.graph(changes.fingerprint, last.build_id)
+    if snap is None:
+        return None
+    edits = snapshot.body_edits(snap.site, edited)
+    return None if edits is None else (snap, edits)

@@ -1,0 +1,154 @@
+"""Where a run's results wait for the next run: the build cache, the site graph and the
+record of the last run (``incremental/``).
+
+``matome build`` reads them from ``.matome-cache/`` and writes them back (``DiskStore``).
+``matome serve`` keeps the same objects in memory between its runs (``MemoryStore``),
+starts from its own folder in ``.matome-cache/`` when one is there, and writes it back
+when it is idle, so the next ``matome serve`` starts warm.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..incremental import buildcache, snapshot
+from ..incremental.buildcache import BuildCache, LastBuild
+from ..incremental.snapshot import Snapshot
+from ..parallel import ForkedCall
+from .context import RunContext
+
+
+@dataclass
+class DiskStore:
+    folder: Path  # the cache folder: rendered bodies, compiled templates, the index files
+    # Whether the published files may have been changed by another hand since the last
+    # run (a deploy step, a person): they are then compared with what it wrote.
+    check_published: bool = True
+    # What the loader made, kept to read only the changed files again (``MemoryStore``).
+    keeps_loaded = False
+    loaded = None
+    planned: set[str] | None = None  # the files the last run made (``MemoryStore``)
+
+    def last_build(self, print_: str) -> LastBuild | None:
+        last = buildcache.load_last_build(self.folder, print_)
+        return last if isinstance(last, LastBuild) else None
+
+    def cache(self, print_: str) -> BuildCache | None:
+        return buildcache.load(self.folder, print_)
+
+    def graph(self, print_: str, build_id: str) -> Snapshot | None:
+        return snapshot.load(self.folder, print_, build_id)
+
+    def forget_last_build(self) -> None:
+        """A run that changes the site makes the last one's record untrue until it succeeds."""
+        buildcache.forget_last_build(self.folder)
+
+    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, changes_only: bool) -> None:
+        """The index; with ``changes_only``, as what changed since ``cache`` when that is small."""
+        if not changes_only or not buildcache.save_changes(self.folder, fresh, cache):
+            buildcache.save(self.folder, fresh)
+
+    def save_graph(self, print_: str, snap: Snapshot, children: contextlib.ExitStack) -> Any:
+        """Keep the graph, in a child (pickling empties its pages); returns its call."""
+        return children.enter_context(ForkedCall(snapshot.save, self.folder, print_, snap))
+
+    def save_last_build(self, print_: str, last: LastBuild) -> None:
+        buildcache.save_last_build(self.folder, print_, last)
+
+    def keep_run(
+        self, context: RunContext, snap: Snapshot | None, loaded: Any, planned: set[str]
+    ) -> None:
+        """A finished run's context, graph, load and files: of no use once a build has ended."""
+
+
+class MemoryStore(DiskStore):
+    """The same state, kept in memory from one run to the next; read from the folder only
+    when there is none yet (``matome serve``'s first run), written back by ``flush``."""
+
+    keeps_loaded = True
+
+    def __init__(self, folder: Path, destination: Path):
+        # What an earlier serve left in the folder is checked once; after that, only serve
+        # writes there.
+        super().__init__(folder, check_published=True)
+        self.destination = destination
+        self.loaded = None
+        self.fingerprint = ""
+        self.last: LastBuild | None = None
+        self.index: BuildCache | None = None
+        self.snap: Snapshot | None = None
+        self.context: RunContext | None = None
+        self.dirty = False  # changed since it was last written to the folder
+
+    def last_build(self, print_: str) -> LastBuild | None:
+        if self.fingerprint != print_:
+            self._forget()
+            self.fingerprint = print_
+            self.last = super().last_build(print_)
+            if self.last is not None:  # an earlier serve served it from another folder
+                self.last.destination = str(self.destination)
+        return self.last
+
+    def cache(self, print_: str) -> BuildCache | None:
+        if self.index is None and self.fingerprint == print_:
+            self.index = super().cache(print_)
+        return self.index if self.fingerprint == print_ else None
+
+    def graph(self, print_: str, build_id: str) -> Snapshot | None:
+        if self.snap is None or self.snap.build_id != build_id:
+            self.snap = super().graph(print_, build_id)
+        return self.snap
+
+    def forget_last_build(self) -> None:
+        self.last = None
+        super().forget_last_build()
+
+    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, changes_only: bool) -> None:
+        self.index = fresh
+        self.dirty = True
+
+    def save_graph(self, print_: str, snap: Snapshot, children: contextlib.ExitStack) -> Any:
+        self.snap = snap
+        self.dirty = True
+        return None
+
+    def save_last_build(self, print_: str, last: LastBuild) -> None:
+        self.last = last
+        self.dirty = True
+
+    def keep_run(
+        self, context: RunContext, snap: Snapshot | None, loaded: Any, planned: set[str]
+    ) -> None:
+        self.check_published = False
+        self.context = context
+        self.planned = planned
+        if snap is not None:
+            self.snap = snap
+        if loaded is not None:
+            self.loaded = loaded
+
+    def failed(self) -> None:
+        """A run failed after it may have changed the graph in place: read it again."""
+        self.snap = self.context = None
+
+    def flush(self) -> None:
+        """Write the state to the folder, in a child: the graph is pickled there, which
+        empties its pages, and this process goes on serving meanwhile."""
+        if not self.dirty or self.last is None or self.index is None or self.snap is None:
+            return
+        self.dirty = False
+        last, index, snap, print_ = self.last, self.index, self.snap, self.fingerprint
+        with ForkedCall(_write_all, self.folder, print_, last, index, snap) as call:
+            call.result()
+
+    def _forget(self) -> None:
+        self.last = self.index = self.snap = self.context = self.loaded = self.planned = None
+
+
+def _write_all(folder: Path, print_: str, last: LastBuild, index: BuildCache, snap: Snapshot):
+    buildcache.save(folder, index)
+    snapshot.save(folder, print_, snap)
+    buildcache.save_last_build(folder, print_, last)
