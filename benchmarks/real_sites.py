@@ -528,7 +528,9 @@ def page_differences(hugo: PageSummary, matome: PageSummary) -> list[str]:
         shown = []
         for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b).get_opcodes():
             if op == "replace":
-                shown += [" | ".join(around(x, y)) for x, y in zip(a[i1:i2], b[j1:j2])]
+                shown += [
+                    " | ".join(around(x, y)) for x, y in zip(a[i1:i2], b[j1:j2], strict=False)
+                ]
             if op in ("delete", "replace") and i2 - i1 > j2 - j1:
                 shown += [f"only hugo {x[:80]!r}" for x in a[i1 + (j2 - j1) : i2]]
             if op in ("insert", "replace") and j2 - j1 > i2 - i1:
