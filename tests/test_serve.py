@@ -500,7 +500,9 @@ def test_a_temporary_file_renamed_over_an_article_reads_no_other_file(tmp_path, 
     monkeypatch.setattr(incremental, "load_content", lambda *a: full_loads.append(a) or plain(*a))
     post = site / "content/posts/a2/index.md"
     temp = post.parent / "sedX1b2c3"
-    temp.write_text(re.sub(r"title = '[^']*'", "title = 'Renamed over'", post.read_text()))
+    # A title and a tag: the graph is built again (a title alone is put into the kept one).
+    renamed = re.sub(r"title = '[^']*'", "title = 'Renamed over'", post.read_text())
+    temp.write_text(renamed.replace('"common"', '"renamed"'))
     temp.replace(post)
     outcome = live.update({post.resolve(), temp.resolve()})
     assert outcome.ok and outcome.kind == "graph"
@@ -514,7 +516,7 @@ def test_a_temporary_file_renamed_over_an_article_reads_no_other_file(tmp_path, 
 
 
 def test_front_matter_edits_keep_no_old_site_graph_alive(tmp_path):
-    """Each title edit builds the site graph again; the graphs before it must be freed (a
+    """Each tag edit builds the site graph again; the graphs before it must be freed (a
     set of the functions bound to each graph kept them all: 20 MB an edit on the real blog),
     also when ``settle`` froze them while serve was idle."""
     import gc
@@ -531,7 +533,8 @@ def test_front_matter_edits_keep_no_old_site_graph_alive(tmp_path):
         for n in range(4):
             # What serve does when idle: the graph it freezes must still be freed later.
             assert live.settle(idle=0) and not live.settle(idle=0)
-            post.write_text(re.sub(r"title = '[^']*'", f"title = 'Edit {n}'", post.read_text()))
+            # A tag: the graph is built again (a title alone is put into the kept one).
+            post.write_text(re.sub(r"tags = \[[^]]*\]", f'tags = ["e{n}"]', post.read_text()))
             outcome = live.update({post.resolve()})
             assert outcome.ok and outcome.kind == "graph"
             graphs.append(weakref.ref(live.site))
@@ -701,3 +704,36 @@ def test_an_edit_saved_as_soon_as_the_first_page_answers_is_shown(tmp_path):
             proc.wait(15)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_a_title_edit_is_put_into_the_kept_graph_unless_it_could_reorder_a_list(tmp_path):
+    """A new title changes no list's membership: serve puts it into the graph it keeps
+    (every list, feed and neighbour that shows it is rendered again). Between two pages of
+    the same date the title decides their order, so the graph is built again."""
+    quote = '{{< matomeQuote body="Hi" userName="u" createdAt="2025-01-01T00:00:00Z" >}}'
+    site = make_site(tmp_path / "site", articles=6, extra=f"{{{{< list limit=2 >}}}}\n\n{quote}")
+    flags = Flags(base_url="http://127.0.0.1:1313/", environment="development")
+
+    def fresh() -> dict[str, bytes]:
+        out = Path(tempfile.mkdtemp(dir=tmp_path)) / "site"
+        out.mkdir()
+        assert LiveSite(site, flags, out, workers=1).full().ok
+        return tree(out)
+
+    root = tmp_path / "served" / "site"
+    root.mkdir(parents=True)
+    live = LiveSite(site, flags, root, workers=1, fast_render=False)
+    assert live.full().ok
+    post = site / "content/posts/a2/index.md"
+    post.write_text(post.read_text().replace("'Article 2'", "'A new title'"))
+    outcome = live.update({post.resolve()})
+    assert outcome.ok and outcome.kind == "reuse"
+    assert {"index.html", "posts/a3/index.html", "tags/common/index.html"} <= set(outcome.written)
+    assert_same_as_full_build(live, root, fresh, "title")
+    tied = site / "content/posts/a4/index.md"
+    tied.write_text(tied.read_text().replace("2025-01-05", "2025-01-03"))  # a2's date
+    assert live.update({tied.resolve()}).kind == "graph"
+    post.write_text(post.read_text().replace("'A new title'", "'Z comes last'"))
+    outcome = live.update({post.resolve()})
+    assert outcome.ok and outcome.kind == "graph"
+    assert_same_as_full_build(live, root, fresh, "tied title")

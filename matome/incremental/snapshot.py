@@ -119,10 +119,12 @@ class _GraphUnpickler(pickle.Unpickler):
         return page
 
 
-def body_edits(site: Site, changed: set[str]) -> list[tuple[Page, FrontMatter]] | None:
+def body_edits(
+    site: Site, changed: set[str], patch: bool = False
+) -> list[tuple[Page, FrontMatter]] | None:
     """The pages whose file (among ``changed``) changed only below its front matter, with
     what the file holds now; None when one is not a page of the graph or its front
-    matter changed."""
+    matter changed (with ``patch``: other than in a way ``patchable`` allows)."""
     by_file = {p.file.filename: p for p in site.pages if p.file is not None}
     edits = []
     for path in sorted(changed):
@@ -130,10 +132,60 @@ def body_edits(site: Site, changed: set[str]) -> list[tuple[Page, FrontMatter]] 
         if page is None:
             return None
         fm = _front_matter(page)
-        if fm is None or not only_body_changed(page, fm, site.config):
+        if fm is None:
+            return None
+        if not only_body_changed(page, fm, site.config) and not (
+            patch and patchable(page, fm, site)
+        ):
             return None
         edits.append((page, fm))
     return edits
+
+
+# Front matter keys that place a regular page nowhere in the graph, so that a change of
+# them can be put into the kept graph: the title orders pages only between pages of the
+# same weight and date (``patchable`` checks there are none), and names a menu entry.
+PATCHABLE = frozenset({"title", "description"})
+
+
+def patchable(page: Page, fm: FrontMatter, site: Site) -> bool:
+    """Whether ``fm`` differs from what made the page only in ``PATCHABLE`` keys whose new
+    values change no order, menu or related index of the graph."""
+    if page.kind != "page" or not fm.format or fm.format != page.front_matter_format:
+        return False
+    old, new = page.params, fm.data
+    changed = {k for k in old.keys() | new.keys() if old.get(k, _NONE) != new.get(k, _NONE)}
+    if not changed or any(str(k).lower() not in PATCHABLE for k in changed):
+        return False
+    if not page.link_title:  # the title is its name in every order
+        weight = page.weight or None
+        for other in site.regular_pages:
+            if (
+                other is not page
+                and (other.weight or None) == weight
+                and (other.date == page.date or other.publish_date == page.publish_date)
+            ):
+                return False
+    if site.related_index is not None and any(
+        i.name.lower() in PATCHABLE for i in site.related_index.indices
+    ):
+        return False
+    entries = [e for menu in site.menus.values() for e in menu]
+    while entries:
+        entry = entries.pop()
+        if entry.page is page:
+            return False
+        entries += entry.children
+    return is_cjk_language(site.config, fm, f"content/{page.file.path}") == page.is_cjk_language
+
+
+_NONE = object()
+
+
+def front_matter_value(fm: FrontMatter, key: str) -> str:
+    """A patchable key's value as the loader reads it (any case, text or nothing)."""
+    value = next((v for k, v in fm.data.items() if str(k).lower() == key), None)
+    return str(value) if value is not None else ""
 
 
 def only_body_changed(page: Page, fm: FrontMatter, config: SiteConfig) -> bool:
@@ -146,12 +198,20 @@ def only_body_changed(page: Page, fm: FrontMatter, config: SiteConfig) -> bool:
     return is_cjk_language(config, fm, f"content/{page.file.path}") == page.is_cjk_language
 
 
-def apply(site: Site, edits: list[tuple[Page, FrontMatter]], now: datetime) -> None:
-    """Put the edited bodies into the kept graph, built at ``now``."""
+def apply(site: Site, edits: list[tuple[Page, FrontMatter]], now: datetime) -> list[Page]:
+    """Put the edited bodies (and patchable front matter) into the kept graph, built at
+    ``now``; return the pages whose front matter changed."""
     site.build_date = now
+    patched = []
     for page, fm in edits:
         page.body, page.body_line = fm.body, fm.body_line
         page.__dict__.pop("comment_count", None)  # counted from the body it had
+        if fm.data != page.params:
+            page.params = dict(fm.data)
+            page.title = front_matter_value(fm, "title")
+            page.description = front_matter_value(fm, "description")
+            patched.append(page)
+    return patched
 
 
 def read_body(page: Page) -> None:

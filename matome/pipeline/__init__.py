@@ -216,7 +216,8 @@ def _run(
     run.staging = staging
     run.published = destination if sparse else None
     try:
-        current = last_reads_now(cache, view, fresh, snap is not None) if cache else []
+        patched = frozenset(page_key(p) for p in graph.patched)
+        current = last_reads_now(cache, view, fresh, snap is not None, patched) if cache else []
         same_plan = snap is not None and outputs is snap.outputs
         kept = kept_outputs(
             outputs, site, cache, changed, destination, current, same_plan, store.check_published

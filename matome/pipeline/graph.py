@@ -34,6 +34,7 @@ class Graph:
     build_id: str  # names this graph in the cache index and the record of the run
     kept: Snapshot | None  # the last run's graph it is, edited
     edits: list[tuple[Page, object]] = field(default_factory=list)  # the bodies put in
+    patched: list[Page] = field(default_factory=list)  # pages whose title (...) was put in
     errors: list[SourceError] = field(default_factory=list)
     warnings: list[SourceError] = field(default_factory=list)
     next_change: object = None  # when a future page is due or a page expires
@@ -51,14 +52,16 @@ def load_graph(
     kept = kept_graph(changes, store, cache)
     if kept is not None:
         snap, edits = kept
-        snapshot.apply(snap.site, edits, changes.now)
-        if store.loaded is not None:  # the loader's copies hold the new bodies too
+        patched = snapshot.apply(snap.site, edits, changes.now)
+        if store.loaded is not None:  # the loader's copies hold the new files too
             by_file = {p.file.filename: p for p in store.loaded.pages if p.file is not None}
             for page, fm in edits:
                 loaded = by_file.get(page.file.filename)
                 if loaded is not None:
                     loaded.body, loaded.body_line = fm.body, fm.body_line
-        graph = Graph(snap.site, snap.build_id, snap, edits, warnings=list(snap.warnings))
+                    loaded.params, loaded.title = dict(page.params), page.title
+                    loaded.description = page.description
+        graph = Graph(snap.site, snap.build_id, snap, edits, patched, warnings=list(snap.warnings))
         graph.next_change = changes.last.next_change
         return graph
     config = changes.config
@@ -151,5 +154,7 @@ def kept_graph(
     snap = store.graph(changes.fingerprint, last.build_id)
     if snap is None:
         return None
-    edits = snapshot.body_edits(snap.site, edited)
+    # In memory (``matome serve``), a title edit is put into the graph rather than the
+    # graph built again; a build on disk would have to keep the graph again.
+    edits = snapshot.body_edits(snap.site, edited, patch=store.keeps_loaded)
     return None if edits is None else (snap, edits)

@@ -40,23 +40,34 @@ _ATTR = operator.itemgetter(1)
 _RELATED = functools.partial(operator.eq, "related")
 
 
-def last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache, kept: bool) -> list:
+def last_reads_now(
+    cache: BuildCache,
+    view: GraphView,
+    fresh: BuildCache,
+    kept: bool,
+    patched: frozenset[str] = frozenset(),
+) -> list:
     """What each read of the last build's files returns now, in ``cache.pairs`` order.
 
     A body taken from the cache renders as it did, so its reads need not load it. On a
-    kept graph (``kept``), only the pages rendered again and the build date can read
-    differently (a value that compares unequal to itself, a read of a callable, stays so)."""
+    kept graph (``kept``), only the pages rendered again, those whose front matter was
+    put in (``patched``: with every related list, which shows titles) and the build date
+    can read differently (a value that compares unequal to itself, a read of a callable,
+    stays so)."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
     value, storable = view.value, buildcache.storable
     known = view.memo.get(STORED, {})  # the digests of the bodies rendered in this build
     if kept:
-        again = {key for key in fresh.content if key not in reused}
+        again = {key for key in fresh.content if key not in reused} | patched
         pairs, current = cache.pairs, list(cache.values)
         # The pairs of those pages, found in C: an edit build's reads are 143,000 pairs.
         ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
         dated = [pairs.index(_BUILD_DATE)] if _BUILD_DATE in pairs else []
-        for i in chain(ours, dated):
+        related = []
+        if patched:
+            related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
+        for i in chain(ours, dated, related):
             pair = pairs[i]
             now = known[pair] if pair in known else storable(value(pair))
             if now != current[i]:  # an equal value keeps its object: not a change to save
