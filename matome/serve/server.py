@@ -391,7 +391,7 @@ def serve(args: argparse.Namespace, flags: Flags) -> int:
     server.live_reload = not args.disableLiveReload
     server.navigate = args.navigateToChanged
     server.live = live
-    paths = site_paths(source, config)
+    paths = live.paths = site_paths(source, config)  # what the watcher reports is read
     # Watching starts before the first build, so that an edit saved meanwhile is built next.
     watcher = Watcher(
         lambda changed: _rebuild(live, server, changed, args),
