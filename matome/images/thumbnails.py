@@ -551,6 +551,15 @@ def _atomic_copy(src: Path, target: Path) -> None:
     os.replace(tmp, target)
 
 
+def renumber_pages(site, moved: dict[int, int]) -> None:
+    """The site's pages changed places (``graph/patch.py``): their images follow them."""
+    prepared = _PREPARED.get(id(site))
+    if prepared is None:
+        return
+    pages = {f"page:{old}": f"page:{new}" for old, new in moved.items()}
+    prepared.sources = {pages.get(key, key): found for key, found in prepared.sources.items()}
+
+
 def thumbnail(site, target: Any, width: int = 480, fmt: str = "webp") -> Thumbnail | None:
     """The template function: ``thumbnail(page, 480)`` or ``thumbnail("hero.jpg", 1200)``.
 

@@ -143,31 +143,23 @@ def body_edits(
 
 
 # Front matter keys that place a regular page nowhere in the graph, so that a change of
-# them can be put into the kept graph: the title orders pages only between pages of the
-# same weight and date (``patchable`` checks there are none), and names a menu entry.
+# them can be put into the kept graph: the title only orders pages of the same weight and
+# date (``graph/patch.py`` sorts those lists again), and names a menu entry (not put in).
 PATCHABLE = frozenset({"title", "description"})
 
 
 def patchable(page: Page, fm: FrontMatter, site: Site) -> bool:
     """Whether ``fm`` differs from what made the page only in ``PATCHABLE`` keys whose new
-    values change no order, menu or related index of the graph."""
+    values change no membership, menu or related keyword of the graph."""
     if page.kind != "page" or not fm.format or fm.format != page.front_matter_format:
         return False
     old, new = page.params, fm.data
     changed = {k for k in old.keys() | new.keys() if old.get(k, _NONE) != new.get(k, _NONE)}
     if not changed or any(str(k).lower() not in PATCHABLE for k in changed):
         return False
-    if not page.link_title:  # the title is its name in every order
-        weight = page.weight or None
-        for other in site.regular_pages:
-            if (
-                other is not page
-                and (other.weight or None) == weight
-                and (other.date == page.date or other.publish_date == page.publish_date)
-            ):
-                return False
     if site.related_index is not None and any(
-        i.name.lower() in PATCHABLE for i in site.related_index.indices
+        i.name.lower() in PATCHABLE or i.name.lower() == "linktitle"
+        for i in site.related_index.indices
     ):
         return False
     entries = [e for menu in site.menus.values() for e in menu]

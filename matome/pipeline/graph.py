@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import os
 from dataclasses import dataclass, field
 
 from ..content.loader import CONTENT_EXTS, LoadResult, load_content, reload_page
 from ..content.page import Page
 from ..errors import SourceError
+from ..graph.patch import reorder
 from ..graph.site import Site, build_site
 from ..images.early import EarlyThumbnails
+from ..images.thumbnails import register_prepared, renumber_pages
 from ..incremental import snapshot
 from ..incremental.buildcache import BuildCache
 from ..incremental.snapshot import Snapshot
@@ -34,7 +37,8 @@ class Graph:
     build_id: str  # names this graph in the cache index and the record of the run
     kept: Snapshot | None  # the last run's graph it is, edited
     edits: list[tuple[Page, object]] = field(default_factory=list)  # the bodies put in
-    patched: list[Page] = field(default_factory=list)  # pages whose title (...) was put in
+    # Pages whose title was put in, and those whose lists or neighbours it reordered.
+    patched: list[Page] = field(default_factory=list)
     errors: list[SourceError] = field(default_factory=list)
     warnings: list[SourceError] = field(default_factory=list)
     next_change: object = None  # when a future page is due or a page expires
@@ -52,7 +56,17 @@ def load_graph(
     kept = kept_graph(changes, store, cache)
     if kept is not None:
         snap, edits = kept
+        register_prepared(snap.site, snap.images)  # another site's run may have replaced them
         patched = snapshot.apply(snap.site, edits, changes.now)
+        reordered: set[Page] = set()
+        if patched:
+            reordered, moved = reorder(snap.site, patched)
+            if moved:  # the plan and the images name pages by their place
+                renumber_pages(snap.site, moved)
+                snap.outputs = [
+                    dataclasses.replace(o, page=moved[o.page]) if o.page in moved else o
+                    for o in snap.outputs
+                ]
         if store.loaded is not None:  # the loader's copies hold the new files too
             by_file = {p.file.filename: p for p in store.loaded.pages if p.file is not None}
             for page, fm in edits:
@@ -61,7 +75,8 @@ def load_graph(
                     loaded.body, loaded.body_line = fm.body, fm.body_line
                     loaded.params, loaded.title = dict(page.params), page.title
                     loaded.description = page.description
-        graph = Graph(snap.site, snap.build_id, snap, edits, patched, warnings=list(snap.warnings))
+        graph = Graph(snap.site, snap.build_id, snap, edits, warnings=list(snap.warnings))
+        graph.patched = list(reordered)
         graph.next_change = changes.last.next_change
         return graph
     config = changes.config

@@ -60,6 +60,8 @@ def last_reads_now(
     known = view.memo.get(STORED, {})  # the digests of the bodies rendered in this build
     if kept:
         again = {key for key in fresh.content if key not in reused} | patched
+        if patched:  # the site's lists hold the pages whose order changed
+            again.add(SITE)
         pairs, current = cache.pairs, list(cache.values)
         # The pairs of those pages, found in C: an edit build's reads are 143,000 pairs.
         ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))

@@ -1,0 +1,102 @@
+"""A kept site graph after titles changed in place (``matome serve``'s title edits).
+
+A title orders a page only among the pages of the same weight and date (Hugo's default
+order) and, for related content, of the same publish date. So the lists that hold a
+retitled page are sorted again, with the neighbours and pagers they make, and the
+related ranks of its publish date are numbered again; nothing else in the graph moves.
+"""
+
+from __future__ import annotations
+
+from ..content.page import Page
+from .order import sort_key
+from .pagination import paginate
+from .related import Related
+from .sections import link_prev_next
+from .site import Site
+
+
+def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]]:
+    """Sort again what the titles of ``retitled`` order; return the pages whose lists,
+    neighbours or pagers changed (``retitled`` themselves included), and the pages whose
+    place in ``site.pages`` changed (old index -> new)."""
+    touched = set(retitled)
+    links = {id(p): _neighbours(p) for p in site.regular_pages}
+    site.regular_pages.sort(key=sort_key)
+    moved = renumber(site)
+    link_prev_next(site.regular_pages)
+    touched.update(p for p in site.regular_pages if _neighbours(p) != links[id(p)])
+    lists = {id(site.home): site.home}
+    for page in retitled:
+        node = page.parent
+        while node is not None and id(node) not in lists:
+            lists[id(node)] = node
+            node = node.parent
+        for terms in page.page_terms.values():
+            for term in terms:
+                lists[id(term.page)] = term.page
+    for node in lists.values():
+        node.regular_pages.sort(key=sort_key)
+        if node.pages is not node.regular_pages:
+            node.pages.sort(key=sort_key)
+        node.pagers = paginate(node, site.config.pager_size, site)
+        node.paginator = node.pagers[0]
+        touched.add(node)
+    if site.related_index is not None:
+        related = site.related_index
+        if moved:
+            related.by_rank = [moved.get(i, i) for i in related.by_rank]
+            related.rank = {moved.get(i, i): r for i, r in related.rank.items()}
+        rerank(related, site.pages, retitled)
+    return touched, moved
+
+
+def renumber(site: Site) -> dict[int, int]:
+    """Put the regular pages into ``site.pages`` in their new order (they stand together
+    there, in the default order, as the sitemap lists them); return old index -> new."""
+    regular = site.regular_pages
+    if not regular:
+        return {}
+    start = min(page.index for page in regular)
+    moved = {}
+    for n, page in enumerate(regular, start):
+        if page.index != n:
+            moved[page.index] = n
+            page.index = n
+            site.pages[n] = page
+    return moved
+
+
+def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> None:
+    """Number again the related ranks of the pages that share a publish date with one of
+    ``retitled`` (they are consecutive: pages rank newest first, then by title)."""
+    for page in retitled:
+        at = related.rank.get(page.index)
+        if at is None:
+            continue
+        start = end = at
+        while start > 0 and related.newest_first[start - 1] == related.newest_first[at]:
+            start -= 1
+        while (
+            end + 1 < len(related.by_rank)
+            and related.newest_first[end + 1] == related.newest_first[at]
+        ):
+            end += 1
+        group = related.by_rank[start : end + 1]
+        order = sorted(group, key=lambda i: (pages[i].title, i))
+        if order == group:
+            continue
+        moved = {related.rank[i]: start + n for n, i in enumerate(order)}
+        keywords = [related.keywords[related.rank[i]] for i in order]
+        related.by_rank[start : end + 1] = order
+        related.keywords[start : end + 1] = keywords
+        for n, i in enumerate(order):
+            related.rank[i] = start + n
+        for name, word in {k for kws in keywords for k in kws}:
+            ranks = related.members.get(name, {}).get(word)
+            if ranks is not None:
+                ranks[:] = sorted(moved.get(r, r) for r in ranks)
+
+
+def _neighbours(page: Page) -> tuple:
+    return page.prev, page.next, page.prev_in_section, page.next_in_section
