@@ -219,8 +219,17 @@ def _run(
         patched = frozenset(page_key(p) for p in graph.patched)
         current = last_reads_now(cache, view, fresh, snap is not None, patched) if cache else []
         same_plan = snap is not None and outputs is snap.outputs
+        readers = store.readers() if same_plan else None
         kept = kept_outputs(
-            outputs, site, cache, changed, destination, current, same_plan, store.check_published
+            outputs,
+            site,
+            cache,
+            changed,
+            destination,
+            current,
+            same_plan,
+            store.check_published,
+            readers,
         )
         clock.lap("staging")
         # The copies of thumbnails wait until the renders tell whether any are shown.
@@ -231,7 +240,8 @@ def _run(
         if options.preview is not None:
             now_, deferred = _defer(options.preview, now_, kept, site, edited, cache, waiting)
             report.deferred = [item.out_path for item in deferred]
-        numbers = ReadNumbers(fresh, cache, current, view)
+        ids = store.pair_ids() if snap is not None and cache is not None else None
+        numbers = ReadNumbers(fresh, cache, current, view, ids)
         written, files, write_errors = write_outputs(
             now_, kept, fresh, numbers, workers, progress, report
         )

@@ -32,6 +32,14 @@ class DiskStore:
     loaded = None
     planned: set[str] | None = None  # the files the last run made (``MemoryStore``)
 
+    def pair_ids(self) -> dict[tuple, int] | None:
+        """The cache's reads by number, when kept (``ReadNumbers`` makes them otherwise)."""
+        return None
+
+    def readers(self) -> dict[int, set[str]] | None:
+        """Each read's files, when kept (``kept_outputs`` looks at every file otherwise)."""
+        return None
+
     def last_build(self, print_: str) -> LastBuild | None:
         last = buildcache.load_last_build(self.folder, print_)
         return last if isinstance(last, LastBuild) else None
@@ -76,6 +84,8 @@ class MemoryStore(DiskStore):
         super().__init__(folder, check_published=True)
         self.destination = destination
         self.loaded = None
+        self.ids: dict[tuple, int] | None = None
+        self.by_read: dict[int, set[str]] | None = None
         self.fingerprint = ""
         self.last: LastBuild | None = None
         self.index: BuildCache | None = None
@@ -107,8 +117,40 @@ class MemoryStore(DiskStore):
         super().forget_last_build()
 
     def save_cache(self, fresh: BuildCache, cache: BuildCache | None, changes_only: bool) -> None:
+        # On a kept graph the reads keep their numbers (``ReadNumbers.finish``): the index
+        # of each read's files is brought up to date; otherwise it is made again when asked.
+        if changes_only and cache is self.index and self.by_read is not None:
+            old = cache.outputs
+            for path in old.keys() | fresh.outputs.keys():
+                if old.get(path) is not fresh.outputs.get(path):
+                    self.recorded(path, old.get(path), fresh.outputs.get(path))
+        else:
+            self.by_read = self.ids = None
         self.index = fresh
         self.dirty = True
+
+    def recorded(self, path: str, before: Any, after: Any) -> None:
+        """A file's record replaced: the index of each read's files follows."""
+        if self.by_read is None:
+            return
+        for i in before.reads if before is not None else ():
+            self.by_read.get(i, set()).discard(path)
+        for i in after.reads if after is not None else ():
+            self.by_read.setdefault(i, set()).add(path)
+
+    def pair_ids(self) -> dict[tuple, int] | None:
+        if self.ids is None and self.index is not None:
+            self.ids = {pair: i for i, pair in enumerate(self.index.pairs)}
+        return self.ids
+
+    def readers(self) -> dict[int, set[str]] | None:
+        if self.by_read is None and self.index is not None:
+            by_read: dict[int, set[str]] = {}
+            for path, record in self.index.outputs.items():
+                for i in record.reads:
+                    by_read.setdefault(i, set()).add(path)
+            self.by_read = by_read
+        return self.by_read
 
     def save_graph(self, print_: str, snap: Snapshot, children: contextlib.ExitStack) -> Any:
         self.snap = snap
@@ -132,7 +174,7 @@ class MemoryStore(DiskStore):
 
     def failed(self) -> None:
         """A run failed after it may have changed the graph in place: read it again."""
-        self.snap = self.context = None
+        self.snap = self.context = self.ids = self.by_read = None
 
     def flush(self) -> None:
         """Write the state to the folder, in a child: the graph is pickled there, which
@@ -146,6 +188,7 @@ class MemoryStore(DiskStore):
 
     def _forget(self) -> None:
         self.last = self.index = self.snap = self.context = self.loaded = self.planned = None
+        self.ids = self.by_read = None
 
 
 def _write_all(folder: Path, print_: str, last: LastBuild, index: BuildCache, snap: Snapshot):

@@ -178,8 +178,10 @@ class LiveSite:
         with self.lock:
             gc.unfreeze()
             gc.collect()
-            gc.freeze()
             self.store.flush()
+            self.store.readers()  # made now, not by the next edit
+            self.store.pair_ids()
+            gc.freeze()
             self._settled = True
         return True
 
@@ -336,16 +338,16 @@ class LiveSite:
                 if errors:
                     return errors
                 self.stale_content = set()
-            numbers = ReadNumbers(store.index, None, [], view)
+            numbers = ReadNumbers(store.index, None, [], view, store.pair_ids())
             for row in write_chunk(items):
                 path, status, reads, templates, stat = row
                 if isinstance(status, SourceError):
                     errors.append(status)
                     continue
                 sig = buildcache.plan_sig(planned[path], site)
-                store.index.outputs[path] = OutputRecord(
-                    sig, numbers.file_reads(reads), templates, *stat
-                )
+                record = OutputRecord(sig, numbers.file_reads(reads), templates, *stat)
+                store.recorded(path, store.index.outputs.get(path), record)
+                store.index.outputs[path] = record
                 store.last.files[path] = stat
                 self.stale.discard(path)
             run_context.log.partials = None
