@@ -41,7 +41,7 @@ JINJA_INTERNALS = [
         "Template._from_namespace(environment, namespace, globals)",
         lambda: (
             _parameters(jinja2.Template._from_namespace)
-            == ["cls", "environment", "namespace", "globals"]
+            == ["environment", "namespace", "globals"]
         ),
     ),
     (
