@@ -289,7 +289,8 @@ def check_body(
             _check_quote(ctx, display, sc)
         elif sc.name in ("ref", "relref"):
             _check_ref(ctx, display, sc, page)
-    text = _blank_spans(body, tags)  # links and HN items are looked for outside shortcode tags
+    # Links and HN items are looked for outside shortcode tags and code, which show text.
+    text = _blank_spans(body, tags + _code_spans(body))
     if page is not None:
         for m in _LINK.finditer(text):
             url = m.group("url") or m.group("attr")
@@ -364,6 +365,19 @@ def _tag_spans(body: str, sc: Shortcode) -> list[tuple[int, int]]:
         return [(sc.offset, sc.end)]
     closing = body.rfind("{{", sc.offset, sc.end)
     return [(sc.offset, closing - len(sc.inner_source)), (closing, sc.end)]
+
+
+_FENCED_CODE = re.compile(
+    r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S
+)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
+
+
+def _code_spans(body: str) -> list[tuple[int, int]]:
+    """Where the body has fenced code blocks and code spans: their text is no link."""
+    spans = [m.span() for m in _FENCED_CODE.finditer(body)]
+    outside = _blank_spans(body, spans)
+    return spans + [m.span() for m in _CODE_SPAN.finditer(outside)]
 
 
 def _blank_spans(body: str, spans: list[tuple[int, int]]) -> str:

@@ -123,3 +123,21 @@ def test_internal_paths():
     assert internal_path("https://example.org/tags/", page, config) == "/tags/"
     for external in ("https://example.com/", "#top", "mailto:a@example.org", "{{< ref x >}}"):
         assert internal_path(external, page, config) is None
+
+
+def test_links_shown_as_code_are_not_checked(site: Path):
+    """A link written in a code span or a fenced code block is text, as Hugo renders it."""
+    page = site / "content/posts/code-links.md"
+    page.write_text(
+        "+++\ntitle = 'Code'\ndate = 2025-01-01\ntags = ['x']\n+++\n\n"
+        "Write `[text](/nowhere/)` for a link, or ``a `[b](/nowhere/)` c``.\n\n"
+        "```markdown\n[text](/nowhere/)\n<a href=\"/nowhere/\">x</a>\n```\n\n"
+        "But [this one](/missing-page/) is a link.\n"
+    )
+    result = matome("check", "--format", "json", cwd=site)
+    found = [
+        (f["line"], f["message"])
+        for f in json.loads(result.stdout)["findings"]
+        if f["path"] == "content/posts/code-links.md"
+    ]
+    assert found == [(14, "link '/missing-page/': no such page or file")]
