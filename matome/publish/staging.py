@@ -27,12 +27,12 @@ def _remove_leftovers(destination: Path) -> None:
     """Staging folders of builds that were killed (their process is gone) are garbage."""
     for path in destination.parent.glob(f".{destination.name}.*-*"):
         kind, _, pid = path.name.rpartition("-")
-        if not kind.endswith((".staging", ".old")) or not pid.isdigit() or _alive(int(pid)):
+        if not kind.endswith((".staging", ".old")) or not pid.isdigit() or process_alive(int(pid)):
             continue
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -42,6 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..config import Flags, load_config
 from ..errors import SourceError
+from ..publish.staging import process_alive
 from .live import LiveSite, Outcome, site_paths
 from .watch import Watcher
 
@@ -451,7 +452,7 @@ def serve_folders(source: Path, port: int) -> tuple[Path, Path, Path]:
         cache = Path(tempfile.mkdtemp(prefix="matome-serve-"))
     for leftover in cache.glob("run-*"):  # of a serve that was killed
         pid = leftover.name.removeprefix("run-")
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not process_alive(int(pid)):
             keep_served(cache, leftover, leftover / "site")
     work = cache / f"run-{os.getpid()}"
     work.mkdir(exist_ok=True)
@@ -469,16 +470,6 @@ def keep_served(cache: Path, work: Path, root: Path) -> None:
         if not (cache / "public").exists():
             os.rename(root, cache / "public")
     shutil.rmtree(work, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _interrupt(signum, frame) -> None:
