@@ -1,0 +1,259 @@
+"""The HTML of each markdown-it token, written as Goldmark's renderer and Hugo write it.
+
+Goldmark's renderer differs from markdown-it's default one in many small ways: raw HTML
+omitted unless ``unsafe``, heading attributes, ``<br>``/``<hr>`` with or without XHTML
+slashes, tab-indented tables (Hugo's embedded table template), footnotes with ``fn:``
+ids and ``doc-`` roles, Goldmark's image alt text, dangerous URLs emptied, and fenced code
+through the highlighter. Each ``r_`` method of :class:`RenderRules` replaces the rule of
+the token type it is named after.
+"""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+from .emoji import emoji_entities
+from .highlight import Highlighter, fence_language
+from .library_internals import Token, escapeHtml
+from .rawhtml import OMITTED, html_block_has_closure, is_comment
+from .settings import Settings
+from .urls import safe_href
+
+
+def _attr_value(value: str) -> str:
+    return escapeHtml(value)
+
+
+def _image_alt(children: list[Token] | None) -> str:
+    """Goldmark's alt text: text escaped, typographer entities kept, soft breaks as newlines."""
+    out = []
+    for token in children or []:
+        if token.type == "typographer":
+            out.append(token.content)
+        elif token.type in ("text", "code_inline", "text_special"):
+            out.append(escapeHtml(token.content))
+        elif token.type in ("softbreak", "hardbreak"):
+            out.append("\n")
+        elif token.type == "image":
+            out.append(_image_alt(token.children))
+        elif token.type == "gm_autolink":
+            out.append(escapeHtml(token.content))
+    return "".join(out)
+
+
+class RenderRules:
+    """Render rules for markdown-it token types, producing Goldmark's HTML."""
+
+    def __init__(self, settings: Settings, highlighter: Highlighter):
+        self.s = settings
+        self.highlighter = highlighter
+
+    # Block tokens that follow a hidden (tight) paragraph start on a new line, as
+    # markdown-it's default renderer does for the tokens it renders itself.
+    _BLOCK_STARTS = frozenset(
+        [
+            "table_open",
+            "fence",
+            "code_block",
+            "html_block",
+            "hr",
+            "heading_open",
+            "footnote_block_open",
+        ]
+    )
+
+    def install(self, md: MarkdownIt) -> None:
+        for name in dir(self):
+            if name.startswith("r_"):
+                method = getattr(self, name)
+                if name[2:] in self._BLOCK_STARTS:
+                    method = self._after_tight_paragraph(method)
+                md.add_render_rule(name[2:], lambda r, t, i, o, e, m=method: m(r, t, i, e))
+
+    @staticmethod
+    def _after_tight_paragraph(method):
+        def rule(r, tokens, idx, env):
+            out = method(r, tokens, idx, env)
+            return "\n" + out if idx and tokens[idx - 1].hidden else out
+
+        return rule
+
+    # raw HTML
+    def r_html_block(self, r, tokens, idx, env):
+        content = tokens[idx].content
+        if self.s.unsafe:
+            return content.replace("\x00", "\ufffd")
+        if is_comment(content):
+            return ""  # Hugo drops comments silently instead of marking them omitted
+        twice = html_block_has_closure(content)
+        return (OMITTED + "\n") * (2 if twice else 1)
+
+    def r_html_inline(self, r, tokens, idx, env):
+        content = tokens[idx].content
+        if self.s.unsafe:
+            return content
+        return "" if is_comment(content) else OMITTED
+
+    # text
+    def r_typographer(self, r, tokens, idx, env):
+        return tokens[idx].content
+
+    def r_softbreak(self, r, tokens, idx, env):
+        return self._br() if self.s.hard_wraps else "\n"
+
+    def r_hardbreak(self, r, tokens, idx, env):
+        return self._br()
+
+    def _br(self) -> str:
+        return "<br />\n" if self.s.xhtml else "<br>\n"
+
+    def r_code_inline(self, r, tokens, idx, env):
+        return f"<code>{escapeHtml(tokens[idx].content)}</code>"
+
+    def r_emoji(self, r, tokens, idx, env):
+        return emoji_entities(tokens[idx].content)
+
+    def r_task_checkbox(self, r, tokens, idx, env):
+        checked = 'checked="" ' if tokens[idx].meta["checked"] else ""
+        end = " /> " if self.s.xhtml else "> "
+        return f'<input {checked}disabled="" type="checkbox"{end}'
+
+    def r_s_open(self, r, tokens, idx, env):
+        return "<del>"
+
+    def r_s_close(self, r, tokens, idx, env):
+        return "</del>"
+
+    # links and images
+    def r_link_open(self, r, tokens, idx, env):
+        token = tokens[idx]
+        out = f'<a href="{safe_href(token.attrGet("href") or "", self.s.unsafe)}"'
+        title = token.attrGet("title")
+        if title is not None:
+            out += f' title="{_attr_value(title)}"'
+        return out + ">"
+
+    def r_gm_autolink(self, r, tokens, idx, env):
+        token = tokens[idx]
+        href = safe_href(token.attrGet("href") or "", self.s.unsafe)
+        return f'<a href="{href}">{escapeHtml(token.content)}</a>'
+
+    def r_image(self, r, tokens, idx, env):
+        token = tokens[idx]
+        src = safe_href(token.attrGet("src") or "", self.s.unsafe)
+        out = f'<img src="{src}" alt="{_image_alt(token.children)}"'
+        title = token.attrGet("title")
+        if title is not None:
+            out += f' title="{_attr_value(title)}"'
+        return out + (" />" if self.s.xhtml else ">")
+
+    # blocks
+    def r_heading_open(self, r, tokens, idx, env):
+        token = tokens[idx]
+        attrs = token.meta.get("attrs", [])
+        rendered = "".join(
+            f' {name}="{_attr_value(value)}"'
+            for name, value in attrs
+            if not name.lower().startswith("on")
+        )
+        return f"<{token.tag}{rendered}>"
+
+    def r_hr(self, r, tokens, idx, env):
+        return "<hr />\n" if self.s.xhtml else "<hr>\n"
+
+    def r_code_block(self, r, tokens, idx, env):
+        return f"<pre><code>{escapeHtml(tokens[idx].content)}</code></pre>\n"
+
+    def r_fence(self, r, tokens, idx, env):
+        token = tokens[idx]
+        if not self.s.code_fences:
+            lang = fence_language(token.info)
+            css = f' class="language-{escapeHtml(lang)}"' if lang else ""
+            return f"<pre><code{css}>{escapeHtml(token.content)}</code></pre>\n"
+        ordinal = env["_fences"] = env.get("_fences", -1) + 1
+        info = token.info
+        if (
+            len(info) == 1
+            and info.isascii()
+            and token.map
+            and token.map[0] == env.get("_last_line")
+        ):
+            info = ""  # Goldmark drops a one-byte info string that ends the source
+        return self.highlighter.block(token.content, info, ordinal)
+
+    # tables, laid out like Hugo's embedded table template
+    def r_table_open(self, r, tokens, idx, env):
+        return "<table>\n"
+
+    def r_table_close(self, r, tokens, idx, env):
+        return "</table>\n"
+
+    def r_thead_open(self, r, tokens, idx, env):
+        return "\t<thead>\n"
+
+    def r_thead_close(self, r, tokens, idx, env):
+        has_body = idx + 1 < len(tokens) and tokens[idx + 1].type == "tbody_open"
+        return "\t</thead>\n" + ("" if has_body else "\t<tbody>\n\t</tbody>\n")
+
+    def r_tbody_open(self, r, tokens, idx, env):
+        return "\t<tbody>\n"
+
+    def r_tbody_close(self, r, tokens, idx, env):
+        return "\t</tbody>\n"
+
+    def r_tr_open(self, r, tokens, idx, env):
+        return "\t\t\t<tr>\n"
+
+    def r_tr_close(self, r, tokens, idx, env):
+        return "\t\t\t</tr>\n"
+
+    def r_th_open(self, r, tokens, idx, env):
+        return "\t\t\t\t\t<th" + self._align(tokens[idx]) + ">"
+
+    def r_td_open(self, r, tokens, idx, env):
+        return "\t\t\t\t\t<td" + self._align(tokens[idx]) + ">"
+
+    def r_th_close(self, r, tokens, idx, env):
+        return "</th>\n"
+
+    def r_td_close(self, r, tokens, idx, env):
+        return "</td>\n"
+
+    @staticmethod
+    def _align(token: Token) -> str:
+        style = token.attrGet("style") or ""
+        if not style.startswith("text-align:"):
+            return ""
+        return f' style="text-align: {style.split(":", 1)[1]}"'
+
+    # footnotes, in Goldmark's markup
+    def r_footnote_ref(self, r, tokens, idx, env):
+        meta = tokens[idx].meta
+        n, sub = meta["id"] + 1, meta.get("subId", 0)
+        ref = f"fnref{sub if sub > 0 else ''}:{n}"
+        return (
+            f'<sup id="{ref}"><a href="#fn:{n}" class="footnote-ref" role="doc-noteref">'
+            f"{n}</a></sup>"
+        )
+
+    def r_footnote_block_open(self, r, tokens, idx, env):
+        hr = "<hr />" if self.s.xhtml else "<hr>"
+        return f'<div class="footnotes" role="doc-endnotes">\n{hr}\n<ol>\n'
+
+    def r_footnote_block_close(self, r, tokens, idx, env):
+        return "</ol>\n</div>\n"
+
+    def r_footnote_open(self, r, tokens, idx, env):
+        return f'<li id="fn:{tokens[idx].meta["id"] + 1}">\n'
+
+    def r_footnote_close(self, r, tokens, idx, env):
+        return "</li>\n"
+
+    def r_footnote_anchor(self, r, tokens, idx, env):
+        meta = tokens[idx].meta
+        n, sub = meta["id"] + 1, meta.get("subId", 0)
+        ref = f"fnref{sub if sub > 0 else ''}:{n}"
+        return (
+            f'&#160;<a href="#{ref}" class="footnote-backref" role="doc-backlink">'
+            f"{self.s.footnote_backlink}</a>"
+        )

@@ -1,0 +1,111 @@
+"""``MarkdownRenderer``: one site's Markdown rendering, Hugo's ``markdownify`` included.
+
+It reads the ``markup`` config once, builds the parser, the render rules and the
+highlighter, and keeps no per-document state between calls, so one instance serves a
+whole build and can be used from forked worker processes. Page bodies and
+``markdownify`` inputs try the fast path first and fall back to markdown-it; headings
+get Hugo's IDs and table-of-contents titles as a page is rendered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .chars import GO_SPACE
+from .fastpath import FastPath, plain_line
+from .headings import Heading, heading_id, plain_text, reserve_id
+from .highlight import Highlighter
+from .library_internals import Token
+from .parser import build_parser
+from .render_rules import RenderRules
+from .settings import read_settings
+from .toc import toc_html, toc_title
+
+
+@dataclass
+class RenderedMarkdown:
+    """A page body's HTML and its headings, with their IDs, for the table of contents."""
+
+    html: str
+    headings: list[Heading] = field(default_factory=list)
+
+
+def trim_short_html(markup: str) -> str:
+    """Hugo's markdownify: output with exactly one ``<p>`` is trimmed, and unwrapped if
+    that paragraph is all there is."""
+    if markup.count("<p>") != 1:
+        return markup
+    markup = markup.strip(GO_SPACE)
+    if markup.startswith("<p>") and markup.endswith("</p>"):
+        return markup[3:-4].strip(GO_SPACE)
+    return markup
+
+
+class MarkdownRenderer:
+    """Hugo-compatible Markdown rendering for one site configuration."""
+
+    def __init__(self, markup: dict | None, enable_emoji: bool = False):
+        self.settings = read_settings(markup, enable_emoji)
+        self._md = build_parser(self.settings)
+        self._highlighter = Highlighter(self.settings)
+        RenderRules(self.settings, self._highlighter).install(self._md)
+        self._fast = FastPath(self.settings)
+
+    def render(self, text: str) -> RenderedMarkdown:
+        """Render a page body: HTML plus the headings (with their IDs) for the TOC."""
+        fast = self._fast.document(text)
+        if fast is not None:  # a matome article's frame: a quote, links, the comments
+            return RenderedMarkdown(fast, [])
+        return self.render_parsed(text)
+
+    def is_own_html(self, text: str) -> bool:
+        """Whether ``markdownify(text)`` is ``text`` itself: a plain line, or (raw HTML
+        passed through) plain text with ``<br>`` tags in it, as a comment's lines come."""
+        if plain_line(text):
+            return True
+        return self.settings.unsafe and "<br>" in text and plain_line(text.replace("<br>", "br"))
+
+    def render_parsed(self, text: str) -> RenderedMarkdown:
+        """``render`` through markdown-it, with no fast path."""
+        env: dict[str, Any] = {"_last_line": -1 if text.endswith("\n") else text.count("\n")}
+        tokens = self._md.parse(text, env)
+        headings = self._headings(tokens, env)
+        return RenderedMarkdown(self._md.renderer.render(tokens, self._md.options, env), headings)
+
+    def markdownify(self, text: str) -> str:
+        """Hugo's ``markdownify``: a lone paragraph comes back without its ``<p>`` wrapper."""
+        if self.is_own_html(text):
+            return text
+        fast = self._fast.render(text)
+        if fast is not None:
+            return fast
+        return trim_short_html(self.render(text).html)
+
+    def highlight(self, code: str, lang: str, options: str = "") -> str:
+        """Hugo's ``highlight`` shortcode: options written as ``linenos=table,hl_lines=2``."""
+        return self._highlighter.shortcode(code, lang, options)
+
+    def toc(self, headings: list[Heading]) -> str:
+        """Hugo's ``.TableOfContents`` for these headings."""
+        return toc_html(headings, self.settings)
+
+    def _headings(self, tokens: list[Token], env: dict) -> list[Heading]:
+        seen: dict[str, int] = {}
+        found = []
+        for i, token in enumerate(tokens):
+            if token.type != "heading_open":
+                continue
+            children = tokens[i + 1].children or []
+            attrs = token.meta.setdefault("attrs", [])
+            anchor = next((v for k, v in attrs if k == "id"), None)
+            if anchor is not None:
+                reserve_id(seen, anchor)
+            elif self.settings.auto_heading_id:
+                text = plain_text(children).rsplit("\n", 1)[-1]
+                if text:  # Hugo gives an empty heading no ID at all
+                    anchor = heading_id(text, self.settings.id_type, seen)
+                    attrs.append(("id", anchor))
+            title = self._md.renderer.renderInline(children, self._md.options, env)
+            found.append(Heading(int(token.tag[1]), toc_title(title), anchor or ""))
+        return found
