@@ -29,6 +29,7 @@ from typing import Any
 import jinja2
 
 from .config import Flags, SiteConfig, load_config
+from .content.languages import content_roots
 from .content.loader import CONTENT_EXTS, load_content
 from .content.page import LARGE_FIELDS, RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .errors import BuildFailed, SourceError
@@ -44,7 +45,6 @@ from .images.thumbnails import (
 from .incremental import buildcache, snapshot
 from .incremental.buildcache import BuildCache, ContentEntry, LastBuild, OutputRecord
 from .incremental.reads import (
-    SITE,
     UNSET,
     GraphView,
     ReadLog,
@@ -373,7 +373,8 @@ def _build(
 def _inputs(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:
     """The folders and files a build reads: a build with none of them changed has no work."""
     roots = [
-        source / str(config.get("contentDir") or "content"),
+        *(root.path for root in content_roots(config)),
+        source / "i18n",
         *template_dirs(source),
         theme_dir() / "static",
         source / "static",
@@ -578,7 +579,13 @@ _READ_AS = {
     "content_html": ("content", "content_html"),
     "summary_html": ("summary", "summary_html"),
 }
-_BUILD_DATE = (SITE, "build_date")
+
+
+def _build_dates(view: GraphView) -> list[tuple]:
+    """The reads of each language's ``site.build_date``."""
+    return [(key, "build_date") for key in view.sites]
+
+
 _KEY = operator.itemgetter(0)
 _ATTR = operator.itemgetter(1)
 _RELATED = functools.partial(operator.eq, "related")
@@ -636,7 +643,7 @@ def _last_reads_now(cache: BuildCache, view: GraphView, fresh: BuildCache, kept:
         pairs, current = cache.pairs, list(cache.values)
         # The pairs of those pages, found in C: an edit build's reads are 143,000 pairs.
         ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
-        dated = [pairs.index(_BUILD_DATE)] if _BUILD_DATE in pairs else []
+        dated = [pairs.index(p) for p in _build_dates(view) if p in pairs]
         for i in chain(ours, dated):
             pair = pairs[i]
             now = known[pair] if pair in known else storable(value(pair))

@@ -48,7 +48,8 @@ class Snapshot:
 def save(source: Path, print_: str, snap: Snapshot) -> None:
     """Keep the graph of a build that has finished with it (its pages are emptied here)."""
     site = snap.site
-    site.__dict__.pop("get_page", None)  # the read log's wrapper, bound to this build
+    for one in [site, *site.language_sites]:
+        one.__dict__.pop("get_page", None)  # the read log's wrapper, bound to this build
     for page in site.pages:
         for name in (*RENDERED_FIELDS, "load_rendered"):
             page.__dict__.pop(name, None)
