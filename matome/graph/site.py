@@ -210,4 +210,5 @@ def _not_found_page(config: SiteConfig, site: Site, home: Page) -> Page:
     page.site = site
     page.site_params = config.params
     page.index = -1
+    page.lang = config.language.code
     return page

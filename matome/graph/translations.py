@@ -25,8 +25,8 @@ def translation_key(page: Page) -> str:
     if key not in (None, ""):
         return f"{page.kind}:key:{key}"
     kind = page.kind
-    if kind == "home":
-        return "home"
+    if kind in ("home", "404"):
+        return kind
     if kind == "taxonomy":
         return f"taxonomy:{page.taxonomy}"
     if kind == "term":
@@ -43,7 +43,7 @@ def link_translations(config: SiteConfig, sites: list) -> None:
     order) and share bundle files across the group."""
     groups: dict[str, list[Page]] = {}
     for site in sites:  # in the order of the languages
-        for page in site.pages:
+        for page in [*site.pages, site.not_found]:
             group = groups.setdefault(translation_key(page), [])
             if not group or group[-1].lang != page.lang:  # one page per language
                 group.append(page)
@@ -55,18 +55,28 @@ def link_translations(config: SiteConfig, sites: list) -> None:
 
 
 def share_resources(config: SiteConfig, group: list[Page]) -> None:
-    """Every bundle of the group lists every file of the group's bundles, each at the
-    URL of the language that publishes it."""
+    """Every bundle of the group lists each file of the group's bundles once: in the
+    page's own language when the file has a version in it (``notes.fr.txt`` for French),
+    else the version without a language part, else another language's."""
     bundles = [p for p in group if p.resources]
     if not bundles:
         return
-    owner: dict[str, Resource] = {}
-    for page in bundles:
+    # Each file's versions by language ("": none), as the page of that language has it.
+    versions: dict[str, dict[str, Resource]] = {}
+    for page in bundles:  # in the order of the languages: a file of no language is the first's
         for res in page.resources:
-            name_lang = language_of(res.name.rsplit("/", 1)[-1], config)[1]
-            if res.name not in owner or name_lang == page.lang:
-                owner[res.name] = res
-    shared = [owner[name] for name in resource_order(list(owner))]
+            folder, _, base = res.name.rpartition("/")
+            plain, lang = language_of(base, config)
+            found = versions.setdefault(f"{folder}/{plain}", {})
+            if lang is None:
+                found.setdefault("", res)
+            elif lang == page.lang or lang not in found:
+                found[lang] = res
     for page in group:
-        if page.file is not None and page.bundle_type:
-            page.resources = list(shared)
+        if page.file is None or not page.bundle_type:
+            continue
+        chosen = {}
+        for found in versions.values():
+            res = found.get(page.lang) or found.get("") or next(iter(found.values()))
+            chosen[res.name] = res
+        page.resources = [chosen[name] for name in resource_order(list(chosen))]
