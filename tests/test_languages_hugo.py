@@ -287,3 +287,37 @@ def test_bundle_translation_is_the_bundles_page(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Paquet" in (out / "fr" / "posts" / "bundle" / "index.html").read_text(encoding="utf-8")
     assert not (out / "posts" / "bundle" / "index.fr.md").exists()
+
+
+def test_default_theme_language_switcher(tmp_path):
+    """The default theme's header links to the page's translations, else to the other
+    languages' homes, the page's own language marked."""
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURE, site, ignore=shutil.ignore_patterns("templates", "layouts"))
+    out = tmp_path / "out"
+    proc = _matome_build(site, out)
+    assert proc.returncode == 0, proc.stderr
+    link = re.compile(
+        r'<li><a href="([^"]+)" hreflang="[^"]+" lang="[^"]+"( aria-current="true")?>'
+    )
+
+    def switcher(path: str) -> list[tuple[str, bool]]:
+        html = (out / path).read_text(encoding="utf-8")
+        nav = html.split('<nav class="language-switcher"', 1)[1].split("</nav>", 1)[0]
+        return [(url, bool(current)) for url, current in link.findall(nav)]
+
+    assert switcher("fr/posts/a/index.html") == [
+        ("/posts/a/", False),
+        ("/fr/posts/a/", True),
+        ("/de/posts/a/", False),
+    ]
+    assert switcher("fr/posts/c/index.html") == [
+        ("/posts/b/", False),
+        ("/fr/posts/c/", True),
+        ("/de/", False),
+    ]
+    assert switcher("de/posts/nur-deutsch/index.html") == [
+        ("/", False),
+        ("/fr/", False),
+        ("/de/posts/nur-deutsch/", True),
+    ]
