@@ -431,8 +431,10 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
 
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
     """Give a page its output path, URL and permalink from an unescaped URL path (under
-    its language's folder, ``/fr``, when the language has one)."""
-    url_path = config.language.prefix + url_path
+    its language's folder, ``/fr``, when the language has one; a front matter ``url`` is
+    taken as it is, as in Hugo)."""
+    if not page.url_override:
+        url_path = config.language.prefix + url_path
     page.out_path = output_path_for(url_path)
     escaped = escape_url_path(url_path)
     page.rel_permalink = config.base_path + escaped

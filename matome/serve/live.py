@@ -785,7 +785,8 @@ class LiveSite:
         if not changed:
             return ""
         # A lookup that no longer finds its page is an error to report now, not later.
-        return "source" if any(key in (LOOKUP, THUMB) for key, _ in changed) else "graph"
+        lookup = any(key == THUMB or key.startswith(LOOKUP) for key, _ in changed)  # @lookup:fr
+        return "source" if lookup else "graph"
 
     def _content_later(self, pages: list[Page], changed: set[str]) -> list[Page]:
         """Bodies that can wait until a browser asks for a page that shows them.
