@@ -41,6 +41,13 @@ def content_roots(config: SiteConfig) -> list[ContentRoot]:
     return roots
 
 
+def root_of(file, config: SiteConfig) -> ContentRoot:
+    """The content folder a page's file (``page.file``) was read from."""
+    roots = content_roots(config)
+    own = [r for r in roots if r.own and r.label == file.content_dir]
+    return own[0] if own else next(r for r in roots if not r.own)
+
+
 def language_of(name: str, config: SiteConfig) -> tuple[str, str | None]:
     """``name`` without its language part, and that language: ``a.fr.md`` -> (``a.md``,
     ``fr``); a name that names no language of ``[languages]`` -> (name, None)."""

@@ -215,9 +215,10 @@ def _load_file(
         return
     page.lang = lang or content.lang
     page.file.lang = page.lang
-    page.file.path = rel  # with its language part, as Hugo's .File.Path
+    page.file.path = page.file.key = rel  # with its language part, as Hugo's .File.Path
     if content.own:  # two languages' folders may hold the same path
         page.file.content_dir = content.label
+        page.file.key = f"{content.label}:{rel}"
     if not fm.format and _stem(plain) not in ("_index",):
         result.warnings.append(
             SourceError(

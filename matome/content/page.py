@@ -64,6 +64,9 @@ class FileInfo:
     lang: str = ""  # the page's language, by the file's name or content folder
     # A language's own contentDir ("content/fr"), where the page is; "" for the site's.
     content_dir: str = ""
+    # Unique among the files of every language (set by the loader): the path, after a
+    # language's own content folder ("content_de:posts/a.md"). Builds name a page by it.
+    key: str = ""
 
     @property
     def logical_name(self) -> str:

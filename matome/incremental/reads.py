@@ -56,7 +56,7 @@ def page_key(page: Page) -> str:
     language: ``a.fr.md``), or in a language's own contentDir, whose folder is added."""
     f = page.file
     if f is not None:
-        return f"{f.content_dir}:{f.path}" if f.content_dir else f.path
+        return f.key
     key = page.__dict__.get("_key")
     if key is None:  # made once: each read of a list page would otherwise keep its own copy
         key = page.__dict__["_key"] = f"{page.kind}:{page.out_path}"

@@ -48,6 +48,7 @@ from ..config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig, load_config
 from ..content import loader
 from ..content.dates import site_zone
 from ..content.frontmatter import split_front_matter
+from ..content.languages import root_of
 from ..content.loader import LoadResult, load_content
 from ..content.page import RENDERED_FIELDS, Page
 from ..errors import SourceError
@@ -621,7 +622,7 @@ class LiveSite:
 
     def _load_file(self, page: Page, now: datetime) -> LoadResult:
         """One content file read again by the loader, with the bundle files it had."""
-        root = self.config.source / str(self.config.get("contentDir") or "content")
+        root = root_of(page.file, self.config)
         zone = site_zone(self.config.time_zone)
         fresh = LoadResult()
         name = page.file.path.rsplit("/", 1)[-1]
