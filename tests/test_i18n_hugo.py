@@ -94,11 +94,13 @@ def _cases() -> list[tuple[str, str, str]]:
     return cases
 
 
-def _write_site(root: Path) -> None:
+def _write_site(root: Path, placeholders: bool = False) -> None:
     (root / "i18n").mkdir(parents=True)
     (root / "layouts").mkdir()
     (root / "templates").mkdir()
     config = ['baseURL = "https://example.org/"', 'defaultContentLanguage = "en"']
+    if placeholders:
+        config.append("enableMissingTranslationPlaceholders = true")
     config += ['disableKinds = ["section", "taxonomy", "term", "rss", "sitemap", "404", "page"]']
     for weight, lang in enumerate(LANGUAGES, 1):
         config += [f"[languages.{lang}]", f"weight = {weight}"]
@@ -135,13 +137,15 @@ def _build(tool: str, site: Path, out: Path) -> dict[str, dict]:
     return probes
 
 
+def _both(root: Path, placeholders: bool = False) -> tuple[dict, dict]:
+    _write_site(root / "site", placeholders)
+    hugo = _build("hugo", root / "site", root / "hugo")
+    return hugo, _build("matome", root / "site", root / "matome")
+
+
 @pytest.fixture(scope="module")
 def both(tmp_path_factory) -> tuple[dict, dict]:
-    root = tmp_path_factory.mktemp("i18n")
-    _write_site(root / "site")
-    return _build("hugo", root / "site", root / "hugo"), _build(
-        "matome", root / "site", root / "matome"
-    )
+    return _both(tmp_path_factory.mktemp("i18n"))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -163,3 +167,13 @@ def test_the_cases_reach_every_plural_form(both):
     hugo = both[0]
     seen = {value.split(":")[0] for probes in hugo.values() for value in probes.values()}
     assert set(FORMS) <= seen
+
+
+def test_missing_translation_placeholders_as_hugo(tmp_path):
+    """``enableMissingTranslationPlaceholders``: a key the language's table lacks is
+    ``[i18n] key``, whether or not the default language has it."""
+    hugo, matome = _both(tmp_path, placeholders=True)
+    for lang in ("en", "fr", "ja"):
+        assert hugo[lang]["missing"] == "[i18n] nowhere"
+        names = ("missing", "only default", "simple", "int 1", "float argument")
+        assert {n: matome[lang][n] for n in names} == {n: hugo[lang][n] for n in names}

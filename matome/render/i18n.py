@@ -186,7 +186,7 @@ class Translator:
             _warn_once(
                 f"{message.path}: warning: cannot translate {key!r} for language {self.lang!r}: {e}"
             )
-            return ""
+            return f"[i18n] {key}" if self.placeholders else ""
 
 
 def translator_for(language: Any, translations: Mapping, default: str, raw: Mapping) -> Translator:
