@@ -256,10 +256,6 @@ class Language:
     def locale(self) -> str:
         return self.language_code
 
-    @property
-    def language_direction(self) -> str:
-        return str(lookup_key(self.params, "languagedirection") or "")
-
     def __str__(self) -> str:
         return self.code
 
@@ -448,11 +444,6 @@ def _languages(tree: dict) -> tuple[tuple[Language, ...], str, frozenset[str]]:
 def _language_order(language: Language) -> tuple:
     """Hugo's order of languages: by weight (unset last), then by code."""
     return (language.weight or float("inf"), language.code)
-
-
-def lookup_key(table: dict, key: str) -> Any:
-    """A value of ``table`` by its key in any case."""
-    return next((v for k, v in table.items() if str(k).lower() == key), None)
 
 
 def load_translations(source: Path) -> dict:
