@@ -114,7 +114,8 @@ def _load_root(
 
 
 def _bundle_page(name: str, config: SiteConfig) -> str:
-    """ "index" or "_index" for a bundle's page file in any language, else ""."""
+    """Which bundle a content file is the page of, in any language: index.fr.md is
+    "index", _index.md "_index", any other file ""."""
     if not name.endswith(CONTENT_EXTS):
         return ""
     stem = _stem(language_of(name, config)[0])

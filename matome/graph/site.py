@@ -45,6 +45,8 @@ class Site:
     # Each language's site, in the order of the languages (this site alone when it has one).
     language_sites: list[Site] = field(default_factory=list)
     is_default_language: bool = True
+    # Whether pages are in language folders (several languages, or the default in its own).
+    is_multilingual: bool = False
 
     # --- template API --------------------------------------------------------
     @property
@@ -71,10 +73,6 @@ class Site:
     @property
     def lang(self) -> str:
         return self.config.language.code
-
-    @property
-    def is_multilingual(self) -> bool:
-        return self.config.multilingual
 
     @property
     def sites(self) -> list[Site]:
@@ -189,6 +187,7 @@ def build_language_site(
         errors=errors,
         all_pages=all_pages if every is None else every,
         is_default_language=config.language.code == config.default_language,
+        is_multilingual=config.multilingual,
     )
     if every is not None:
         every.extend(all_pages)

@@ -357,8 +357,8 @@ class GraphView:
         if found is None:
             name, word = keyword
             ranks = ranking.members.get(name, {}).get(word, ())
-            pages = ranking.by_rank
-            found = self.memo[memo_key] = tuple(self._ranked(pages[r]) for r in ranks)
+            indexes = map(ranking.by_rank.__getitem__, ranks)
+            found = self.memo[memo_key] = tuple(map(self._ranked, indexes))
         return found
 
     def _ranked(self, index: int) -> tuple:
