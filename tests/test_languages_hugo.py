@@ -38,6 +38,7 @@ VARIANTS: dict[str, list[str]] = {
     "root": [],  # English at the root, the others under /fr/ and /de/
     "subdir": [],  # defaultContentLanguageInSubdir = true (see _prepare_source)
     "baseurl": ["-b", "https://cdn.example.net/blog/"],
+    "weights": [],  # English weighs most: French, German, English (see _prepare_source)
 }
 
 PROBE_RE = re.compile(r'<script type="application/json" id="probe">(.*?)</script>', re.S)
@@ -63,6 +64,14 @@ def _prepare_source(variant: str, tool: str) -> Path:
     src = Path(_TMP.name) / variant / f"{tool}-src"
     shutil.rmtree(src, ignore_errors=True)
     shutil.copytree(FIXTURE, src)
+    if variant == "weights":
+        cfg = src / "hugo.toml"
+        text = cfg.read_text(encoding="utf-8")
+        assert "[languages.en]\n    weight = 1\n" in text, "fixture changed: update this variant"
+        cfg.write_text(
+            text.replace("[languages.en]\n    weight = 1\n", "[languages.en]\n    weight = 5\n"),
+            encoding="utf-8",
+        )
     if variant == "subdir":
         cfg = src / "hugo.toml"
         text = cfg.read_text(encoding="utf-8")
@@ -170,8 +179,9 @@ def test_page_probe_subdir(path):
     _assert_probe("subdir", path)
 
 
-def test_all_probes_baseurl():
-    hugo, matome = _output("hugo", "baseurl"), _output("matome", "baseurl")
+@pytest.mark.parametrize("variant", ["baseurl", "weights"])
+def test_all_probes(variant):
+    hugo, matome = _output("hugo", variant), _output("matome", variant)
     problems = []
     for path, probe in sorted(hugo.probes.items()):
         found = matome.probes.get(path)
@@ -179,7 +189,7 @@ def test_all_probes_baseurl():
             problems.append(f"  no probe page in matome: {path}")
         else:
             problems += [f"  {path}:{p}" for p in _dict_problems(probe, found)]
-    _fail_if(problems, "baseurl: probes differ")
+    _fail_if(problems, f"{variant}: probes differ")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -233,6 +243,10 @@ def test_fixture_exercises_languages():
     assert out.sitemap_index["sitemap.xml"]
     assert out.aliases["en/index.html"]
     assert "index.html" in _output("hugo", "subdir").aliases
+    # With English last, its bundle still publishes the file of no language.
+    weights = _output("hugo", "weights")
+    assert weights.probes["posts/a/index.html"]["site"]["languages"][0]["lang"] == "fr"
+    assert "posts/bundle/notes.txt" in weights.files
 
 
 # --- what a build without languages made of translations --------------------------------

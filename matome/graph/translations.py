@@ -7,8 +7,9 @@ languages). Pages the graph makes are paired by what they are: the home pages, t
 sections of one folder, the taxonomies, the terms of one name.
 
 A bundle's files are shared by its translations, as in Hugo: each file is published once,
-under the language its name has (``photo.fr.jpg``) or else the first language whose
-bundle has it, and every translation's ``resources`` list it at that URL.
+under the language its name has (``photo.fr.jpg``) or else the default language (the
+first language whose bundle has it, when the default's has none), and every translation's
+``resources`` list it at that URL.
 """
 
 from __future__ import annotations
@@ -61,9 +62,11 @@ def share_resources(config: SiteConfig, group: list[Page]) -> None:
     bundles = [p for p in group if p.resources]
     if not bundles:
         return
-    # Each file's versions by language ("": none), as the page of that language has it.
+    # Each file's versions by language ("": none), as the page of that language has it. A
+    # file of no language is published by the default language's page, else by the first.
+    bundles.sort(key=lambda p: p.lang != config.default_language)
     versions: dict[str, dict[str, Resource]] = {}
-    for page in bundles:  # in the order of the languages: a file of no language is the first's
+    for page in bundles:
         for res in page.resources:
             folder, _, base = res.name.rpartition("/")
             plain, lang = language_of(base, config)
