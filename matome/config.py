@@ -13,6 +13,7 @@ are kept as they are.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -228,12 +229,35 @@ class Flags:
 
 @dataclass(frozen=True)
 class Language:
-    code: str
+    """One language of ``[languages]`` (Hugo's ``.Language``)."""
+
+    code: str  # the key in [languages]: "en", "pt-br"
     title: str
-    language_code: str
+    language_code: str  # ``locale`` or ``languageCode``, else the code
     weight: int
     params: dict
     menus: dict
+    language_name: str = ""  # ``label`` or ``languageName``
+    content_dir: str = ""  # this language's own ``contentDir``; "" for the site's
+    disabled: bool = False
+    # The URL path before this language's pages: "" at the root, "/fr" in its subdir.
+    prefix: str = ""
+
+    # --- template API (Hugo's names) -------------------------------------------------
+    @property
+    def lang(self) -> str:
+        return self.code
+
+    @property
+    def label(self) -> str:
+        return self.language_name
+
+    @property
+    def locale(self) -> str:
+        return self.language_code
+
+    def __str__(self) -> str:
+        return self.code
 
 
 @dataclass(frozen=True)
@@ -244,7 +268,7 @@ class SiteConfig:
     raw: dict
     base_url: str
     title: str
-    language: Language
+    language: Language  # the language this configuration builds
     params: dict
     menus: dict
     taxonomies: dict[str, str]  # singular -> plural
@@ -265,6 +289,20 @@ class SiteConfig:
     theme: str | list | None
     environment: str
     files: list[str] = field(default_factory=list)
+    # Every language built, in Hugo's order (weight, then code; the language itself when
+    # the site has one); ``language`` is one of them.
+    languages: tuple[Language, ...] = ()
+    default_language: str = "en"  # ``defaultContentLanguage``
+    # Codes of the languages in [languages] marked ``disabled``: their content is left out.
+    disabled_languages: frozenset[str] = frozenset()
+    # ``i18n/`` strings: language code -> message id -> {plural form: text}
+    translations: dict = field(default_factory=dict)
+
+    @property
+    def multilingual(self) -> bool:
+        """Whether pages go to language folders (``/fr/``): several languages, or
+        ``defaultContentLanguageInSubdir``."""
+        return len(self.languages) > 1 or bool(self.language.prefix)
 
     @property
     def base_path(self) -> str:
@@ -299,7 +337,8 @@ def _make_config(
 ) -> SiteConfig:
     if flags.base_url is not None:
         tree["baseurl"] = flags.base_url
-    language = _default_language(tree)
+    languages, default, disabled = _languages(tree)
+    language = next(lang for lang in languages if lang.code == default)
     params = merge(tree.get("params") or {}, language.params)
     menus = merge(tree.get("menus") or tree.get("menu") or {}, language.menus)
     taxonomies = tree.get("taxonomies")
@@ -339,23 +378,80 @@ def _make_config(
         theme=tree.get("theme"),
         environment=environment,
         files=files,
+        languages=languages,
+        default_language=default,
+        disabled_languages=disabled,
+        translations=load_translations(source),
     )
 
 
-def _default_language(tree: dict) -> Language:
-    """The language matome builds: ``defaultContentLanguage`` (other languages are not built)."""
-    code = str(tree.get("defaultcontentlanguage") or "en").lower()
-    lang = (tree.get("languages") or {}).get(code) or {}
-    return Language(
-        code=code,
-        title=str(lang.get("title") or ""),
-        language_code=str(
-            lang.get("locale") or lang.get("languagecode") or tree.get("languagecode") or code
-        ),
-        weight=int(lang.get("weight") or 0),
-        params=lang.get("params") or {},
-        menus=lang.get("menus") or lang.get("menu") or {},
+def language_config(config: SiteConfig, language: Language) -> SiteConfig:
+    """The configuration one language's pages are built with: its title, params and menus
+    over the site's (Hugo's per-language settings)."""
+    if language is config.language:
+        return config
+    raw = config.raw
+    return dataclasses.replace(
+        config,
+        title=language.title or str(raw.get("title") or ""),
+        language=language,
+        params=merge(raw.get("params") or {}, language.params),
+        menus=merge(raw.get("menus") or raw.get("menu") or {}, language.menus),
     )
+
+
+def _languages(tree: dict) -> tuple[tuple[Language, ...], str, frozenset[str]]:
+    """The languages built (Hugo's order), the default one's code, the disabled ones' codes.
+
+    Without ``[languages]`` the site has one language, ``defaultContentLanguage``; a
+    default language missing from ``[languages]`` is built with the site's settings."""
+    default = str(tree.get("defaultcontentlanguage") or "en").lower()
+    table = {str(k).lower(): v for k, v in (tree.get("languages") or {}).items()}
+    in_subdir = bool(tree.get("defaultcontentlanguageinsubdir", False))
+    disabled = frozenset(
+        code for code, lang in table.items() if isinstance(lang, dict) and lang.get("disabled")
+    )
+    codes = [code for code in table if code not in disabled]
+    if default not in codes:
+        codes.append(default)
+    several = len(codes) > 1
+    languages = []
+    for code in codes:
+        lang = table.get(code)
+        lang = lang if isinstance(lang, dict) else {}
+        in_folder = in_subdir or (several and code != default)
+        languages.append(
+            Language(
+                code=code,
+                title=str(lang.get("title") or ""),
+                language_code=str(
+                    lang.get("locale")
+                    or lang.get("languagecode")
+                    or tree.get("languagecode")
+                    or code
+                ),
+                weight=int(lang.get("weight") or 0),
+                params=lang.get("params") or {},
+                menus=lang.get("menus") or lang.get("menu") or {},
+                language_name=str(lang.get("label") or lang.get("languagename") or ""),
+                content_dir=str(lang.get("contentdir") or ""),
+                prefix=f"/{code}" if in_folder else "",
+            )
+        )
+    return tuple(sorted(languages, key=_language_order)), default, disabled
+
+
+def _language_order(language: Language) -> tuple:
+    """Hugo's order of languages: by weight (unset last), then by code."""
+    return (language.weight or float("inf"), language.code)
+
+
+def load_translations(source: Path) -> dict:
+    """The ``i18n/`` strings of the site and of the default theme (the site's win)."""
+    from .render.environment import theme_dir
+    from .render.i18n import read_translations
+
+    return read_translations([theme_dir() / "i18n", source / "i18n"])
 
 
 def _permalinks(table: dict) -> dict[str, str]:

@@ -20,6 +20,7 @@ from ..config import SiteConfig
 from ..errors import SourceError
 from .dates import parse_date, site_zone
 from .frontmatter import FrontMatter, split_front_matter
+from .languages import ContentRoot, content_roots, language_of, root_of
 from .page import ZERO_DATE, FileInfo, Page
 from .urls import clean_url, escape_url_path, output_path_for, sanitize_path, urlize
 from .words import has_cjk
@@ -50,11 +51,11 @@ def _is_ignored(name: str) -> bool:
 def load_content(
     config: SiteConfig, now: datetime, on_page: Callable[[Page], None] | None = None
 ) -> LoadResult:
-    """Read every content file under ``<source>/content``; ``on_page`` is told of each
-    page kept as soon as it is read."""
-    root = config.source / str(config.get("contentDir") or "content")
+    """Read every content file of the site (``<source>/content``, and each language's own
+    ``contentDir``); ``on_page`` is told of each page kept as soon as it is read."""
     result = LoadResult()
-    if not root.is_dir():
+    roots = [r for r in content_roots(config) if r.path.is_dir()]
+    if not roots:
         return result
     try:
         zone = site_zone(config.time_zone)
@@ -62,6 +63,20 @@ def load_content(
         where = config.files[0] if config.files else str(config.source)
         result.errors.append(SourceError(where, 0, 0, f"{e}: use an IANA name such as Asia/Tokyo"))
         return result
+    for root in roots:
+        _load_root(config, zone, now, root, result, on_page)
+    return result
+
+
+def _load_root(
+    config: SiteConfig,
+    zone,
+    now: datetime,
+    content: ContentRoot,
+    result: LoadResult,
+    on_page: Callable[[Page], None] | None,
+) -> None:
+    root = content.path
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not _is_ignored(d))
         directory = Path(dirpath)
@@ -72,26 +87,39 @@ def load_content(
             for n in filenames
             if not _is_ignored(n) and _stays_inside(directory / n, root, result)
         )
-        leaf = next((n for n in names if _stem(n) == "index" and n.endswith(CONTENT_EXTS)), None)
-        if leaf:
+        # index.md and its translations (index.fr.md) are one leaf bundle's pages.
+        leaves = [n for n in names if _bundle_page(n, config) == "index"]
+        if leaves:
             resources = [
                 r for r in _walk_files(directory) if _stays_inside(directory / r, root, result)
             ]
-            resources.remove(leaf)
-            _load_file(config, zone, now, root, rel_dir, leaf, resources, result, on_page)
+            for leaf in leaves:
+                resources.remove(leaf)
+            for leaf in leaves:
+                _load_file(config, zone, now, content, rel_dir, leaf, resources, result, on_page)
             dirnames[:] = []  # everything below a leaf bundle belongs to it
             continue
-        branch = next((n for n in names if _stem(n) == "_index" and n.endswith(CONTENT_EXTS)), None)
+        branch = any(_bundle_page(n, config) == "_index" for n in names)
         for name in names:
             if name.endswith(CONTENT_EXTS):
                 resources = (
-                    [n for n in names if not n.endswith(CONTENT_EXTS)] if name == branch else []
+                    [n for n in names if not n.endswith(CONTENT_EXTS)]
+                    if _bundle_page(name, config) == "_index"
+                    else []
                 )
-                _load_file(config, zone, now, root, rel_dir, name, resources, result, on_page)
+                _load_file(config, zone, now, content, rel_dir, name, resources, result, on_page)
             elif not branch:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 result.static_files.append((directory / name, rel))
-    return result
+
+
+def _bundle_page(name: str, config: SiteConfig) -> str:
+    """Which bundle a content file is the page of, in any language: index.fr.md is
+    "index", _index.md "_index", any other file ""."""
+    if not name.endswith(CONTENT_EXTS):
+        return ""
+    stem = _stem(language_of(name, config)[0])
+    return stem if stem in ("index", "_index") else ""
 
 
 def _stays_inside(path: Path, root: Path, result: LoadResult) -> bool:
@@ -162,7 +190,7 @@ def _load_file(
     config: SiteConfig,
     zone,
     now: datetime,
-    root: Path,
+    content: ContentRoot,
     rel_dir: str,
     name: str,
     resources: list[str],
@@ -171,19 +199,28 @@ def _load_file(
 ) -> None:
     """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``."""
     rel = f"{rel_dir}/{name}" if rel_dir else name
-    display = f"content/{rel}"
-    path = root / rel
+    display = f"{content.label}/{rel}"
+    path = content.path / rel
+    plain, lang = language_of(name, config)
+    if lang in config.disabled_languages:
+        return
     try:
         text = read_text(path, display)
         fm = split_front_matter(text, display)
-        page = _make_page(config, zone, rel_dir, name, path, fm, display)
+        page = _make_page(config, zone, rel_dir, plain, path, fm, display)
     except SourceError as e:
         result.errors.append(e)
         return
     except OSError as e:
         result.errors.append(SourceError(display, 0, 0, f"cannot read: {e.strerror}"))
         return
-    if not fm.format and _stem(name) not in ("_index",):
+    page.lang = lang or content.lang
+    page.file.lang = page.lang
+    page.file.path = page.file.key = rel  # with its language part, as Hugo's .File.Path
+    if content.own:  # two languages' folders may hold the same path
+        page.file.content_dir = content.label
+        page.file.key = f"{content.label}:{rel}"
+    if not fm.format and _stem(plain) not in ("_index",):
         result.warnings.append(
             SourceError(
                 display, 1, 1, "no front matter: title taken from the first line", "warning"
@@ -395,7 +432,11 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
 
 
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
-    """Give a page its output path, URL and permalink from an unescaped URL path."""
+    """Give a page its output path, URL and permalink from an unescaped URL path (under
+    its language's folder, ``/fr``, when the language has one; a front matter ``url`` is
+    taken as it is, as in Hugo)."""
+    if not page.url_override:
+        url_path = config.language.prefix + url_path
     page.out_path = output_path_for(url_path)
     escaped = escape_url_path(url_path)
     page.rel_permalink = config.base_path + escaped
@@ -405,7 +446,7 @@ def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
 def reload_page(config: SiteConfig, page: Page, now: datetime) -> LoadResult:
     """One content file read again, with the bundle files it had: what ``load_content``
     would make of it now (no page when it is now a draft or not yet due)."""
-    root = config.source / str(config.get("contentDir") or "content")
+    root = root_of(page.file, config)
     result = LoadResult()
     name = page.file.path.rsplit("/", 1)[-1]
     rel_dir = page.file.dir.rstrip("/")

@@ -56,15 +56,30 @@ class Resource:
 class FileInfo:
     """``page.file``: where the page came from, relative to ``content/``."""
 
-    path: str  # posts/2025_11/x/index.md
+    path: str  # posts/2025_11/x/index.md, posts/a.fr.md (with its language part)
     dir: str  # posts/2025_11/x/
-    base_name: str  # index
+    base_name: str  # index; "a" for a.fr.md (Hugo's TranslationBaseName)
     content_base_name: str  # x for a bundle, else the file's base name
     filename: str  # absolute path on disk
+    lang: str = ""  # the page's language, by the file's name or content folder
+    # A language's own contentDir ("content/fr"), where the page is; "" for the site's.
+    content_dir: str = ""
+    # Unique among the files of every language (set by the loader): the path, after a
+    # language's own content folder ("content_de:posts/a.md"). Builds name a page by it.
+    key: str = ""
 
     @property
     def logical_name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def translation_base_name(self) -> str:
+        return self.base_name
+
+    @property
+    def base_file_name(self) -> str:
+        """The file's name without its extension, language part kept: "a.fr"."""
+        return self.logical_name.rsplit(".", 1)[0]
 
 
 @dataclass
@@ -216,7 +231,11 @@ class Page:
     url_override: str = ""  # front matter `url`
     resource_names: list[str] = field(default_factory=list)  # bundle files, set by the loader
     site_params: dict = field(default_factory=dict)
-    site: Any = None  # the Site this page belongs to, set by the site graph
+    site: Any = None  # the Site of this page's language, set by the site graph
+    lang: str = ""  # the page's language code
+    # The page and its translations, in the order of the languages (set by the site graph
+    # when the page has translations; empty otherwise).
+    translation_group: list[Page] = field(default_factory=list)
 
     @functools.cached_property
     def comment_count(self) -> int:
@@ -229,6 +248,25 @@ class Page:
         return self.site.related(self) if self.site is not None else []
 
     # --- what templates read -------------------------------------------------
+    @property
+    def language(self) -> Any:
+        """The page's language (``lang``, ``language_name``, ``language_code``, ``weight``)."""
+        return self.site.language if self.site is not None else None
+
+    @property
+    def translations(self) -> list[Page]:
+        """The same page in the other languages, in the order of the languages."""
+        return [p for p in self.translation_group if p is not self]
+
+    @property
+    def all_translations(self) -> list[Page]:
+        """The page and its translations, in the order of the languages."""
+        return self.translation_group or [self]
+
+    @property
+    def is_translated(self) -> bool:
+        return len(self.translation_group) > 1
+
     @property
     def content(self) -> Markup:
         return Markup(self.content_html)

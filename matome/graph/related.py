@@ -197,7 +197,8 @@ def related_pages(site: Any, page: Page, limit: int) -> list[Page]:
         candidates += [(-s, r) for r, s in score.items() if _passes(related, s, matches[r])]
     else:
         candidates += [(-s, r) for r, s in score.items()]
-    return [site.pages[related.by_rank[r]] for _, r in heapq.nsmallest(limit, candidates)]
+    pages = site.all_pages  # the ranking names pages by their index among every language's
+    return [pages[related.by_rank[r]] for _, r in heapq.nsmallest(limit, candidates)]
 
 
 def _first_allowed(related: Related, page: Page) -> int:

@@ -34,11 +34,14 @@ def page_resources(page: Page, config: SiteConfig) -> list[Resource]:
     return out
 
 
-def normalize_alias(alias: str, page: Page) -> str:
-    """Hugo's form: absolute, no trailing slash; a relative alias sits beside the page."""
+def normalize_alias(alias: str, page: Page, prefix: str = "") -> str:
+    """Hugo's form: absolute, no trailing slash; a relative alias sits beside the page, an
+    absolute one goes under the page's language folder (``prefix``, "/fr")."""
     if not alias.startswith("/"):
         folder = page.out_path.rsplit("/", 2)[0] if page.out_path.count("/") >= 2 else ""
         alias = f"/{folder}/{alias}" if folder else f"/{alias}"
+    elif prefix:
+        alias = prefix + alias
     return alias.rstrip("/") or "/"
 
 

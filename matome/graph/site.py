@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..config import SiteConfig
+from ..config import Language, SiteConfig
 from ..content.loader import LoadResult, page_url, set_location
-from ..content.page import Page, Term
+from ..content.page import ZERO_DATE, Page, Term
 from ..errors import SourceError
 from .menus import MenuEntry, make_menus
 from .order import sort_pages
@@ -39,6 +39,14 @@ class Site:
     not_found: Page | None = None  # the page 404.html renders, Hugo's kind "404"
     related_index: Related | None = None
     errors: list[SourceError] = field(default_factory=list)
+    # Every page of every language, indexed by ``Page.index`` (``pages`` itself when the
+    # site has one language).
+    all_pages: list[Page] = field(default_factory=list)
+    # Each language's site, in the order of the languages (this site alone when it has one).
+    language_sites: list[Site] = field(default_factory=list)
+    is_default_language: bool = True
+    # Whether pages are in language folders (several languages, or the default in its own).
+    is_multilingual: bool = False
 
     # --- template API --------------------------------------------------------
     @property
@@ -52,6 +60,38 @@ class Site:
     @property
     def language_code(self) -> str:
         return self.config.language.language_code
+
+    @property
+    def language(self) -> Language:
+        return self.config.language
+
+    @property
+    def languages(self) -> list[Language]:
+        """Every language built, in Hugo's order (weight, then code)."""
+        return [s.config.language for s in self.language_sites]
+
+    @property
+    def lang(self) -> str:
+        return self.config.language.code
+
+    @property
+    def sites(self) -> list[Site]:
+        """Every language's site (Hugo's ``.Sites``)."""
+        return self.language_sites
+
+    @property
+    def default_site(self) -> Site:
+        """The site of the default content language."""
+        return next((s for s in self.language_sites if s.is_default_language), self)
+
+    def language_site(self, code: str) -> Site:
+        """The site of language ``code``; this one for ""."""
+        return next((s for s in self.language_sites if s.config.language.code == code), self)
+
+    @property
+    def last_change(self) -> datetime:
+        """When a page of this site last changed (the sitemap index's ``lastmod``)."""
+        return max((p.lastmod for p in self.regular_pages), default=ZERO_DATE)
 
     @property
     def params(self) -> dict:
@@ -73,21 +113,41 @@ class Site:
 
 
 def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
+    """The site graph. With several languages (``languages.py``), one graph per language,
+    under a site whose ``pages`` are every language's."""
+    if config.multilingual:
+        from .languages import build_languages
+
+        return build_languages(config, loaded, now)
+    site = build_language_site(config, loaded.pages, loaded.static_files, now)
+    site.language_sites = [site]
+    return site
+
+
+def build_language_site(
+    config: SiteConfig,
+    pages: list[Page],
+    static_files: list[tuple],
+    now: datetime,
+    every: list[Page] | None = None,
+) -> Site:
+    """One language's graph; its pages are numbered on from those already in ``every``
+    (every language's pages), to which they are added."""
     errors: list[SourceError] = []
-    home = next((p for p in loaded.pages if p.kind == "home"), None)
+    home = next((p for p in pages if p.kind == "home"), None)
     if home is None:
         home = Page(kind="home", title=config.title, params={}, rel_permalink="", out_path="")
     if not home.title:
         home.title = config.title
     set_location(home, "/", config)
-    apply_cascade(loaded.pages)
-    sections = make_sections(config, loaded.pages, home)
-    regular = [p for p in loaded.pages if p.kind == "page"]
+    apply_cascade(pages)
+    sections = make_sections(config, pages, home)
+    regular = [p for p in pages if p.kind == "page"]
     for page in [*regular, *[s for s in sections.values() if s.file]]:
         set_location(page, page_url(page, config), config)
     for page in regular:
         page.parent = parent_section(page, sections, home)
-        page.aliases = [normalize_alias(a, page) for a in page.aliases]
+        page.aliases = [normalize_alias(a, page, config.language.prefix) for a in page.aliases]
         page.resources = page_resources(page, config)
     for section in sections.values():
         if section.file:
@@ -102,8 +162,11 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
     for plural, tax_page in taxonomy_pages.items():
         all_pages.append(tax_page)
         all_pages.extend(term_pages[plural])
-    for i, page in enumerate(all_pages):
+    first = len(every) if every is not None else 0
+    lang = config.language.code
+    for i, page in enumerate(all_pages, first):
         page.index = i
+        page.lang = lang
         page.site_params = config.params
         if not page.outputs:
             page.outputs = list(config.outputs.get(page.kind, ["html"]))
@@ -118,11 +181,16 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         taxonomies=taxonomies,
         taxonomy_pages=taxonomy_pages,
         menus=menus,
-        static_content=loaded.static_files,
+        static_content=static_files,
         build_date=now,
         by_path=by_path,
         errors=errors,
+        all_pages=all_pages if every is None else every,
+        is_default_language=config.language.code == config.default_language,
+        is_multilingual=config.multilingual,
     )
+    if every is not None:
+        every.extend(all_pages)
     site.related_index = build_related(config, regular)
     site.not_found = _not_found_page(config, site, home)
     for page in all_pages:
@@ -141,4 +209,5 @@ def _not_found_page(config: SiteConfig, site: Site, home: Page) -> Page:
     page.site = site
     page.site_params = config.params
     page.index = -1
+    page.lang = config.language.code
     return page

@@ -30,7 +30,7 @@ from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..render.jinja_internals import on_template_load
 
-SITE = "@site"  # the key of reads from ``site`` itself
+SITE = "@site"  # the key of reads from ``site`` itself (the default language's)
 LOOKUP = "@lookup"  # the key of ``get_page``/``ref`` lookups, by path
 THUMB = "@thumbnail"  # the key of ``thumbnail()`` calls, by their arguments
 
@@ -50,14 +50,23 @@ UNSET = object()  # not worked out yet: None and MISSING are values
 
 
 def page_key(page: Page) -> str:
-    """A page's name across rebuilds: its content file, else its kind and output path."""
+    """A page's name across rebuilds: its content file, else its kind and output path.
+
+    Files are unique by their path in ``content/`` (a translation's name has its
+    language: ``a.fr.md``), or in a language's own contentDir, whose folder is added."""
     f = page.file
     if f is not None:
-        return f.path
+        return f.key
     key = page.__dict__.get("_key")
     if key is None:  # made once: each read of a list page would otherwise keep its own copy
         key = page.__dict__["_key"] = f"{page.kind}:{page.out_path}"
     return key
+
+
+def site_key(site: Site, kind: str = SITE) -> str:
+    """The key of reads from a language's site (``kind``: SITE, or LOOKUP for its lookups):
+    ``@site`` for the default language, ``@site:fr`` for another."""
+    return kind if site.is_default_language else f"{kind}:{site.config.language.code}"
 
 
 # --- the read log ------------------------------------------------------------------
@@ -107,7 +116,7 @@ def _note(reads: set, obj: Any, attr: Any) -> None:
     if kind is Page:
         reads.add((page_key(obj), attr))
     elif kind is Site:
-        reads.add((SITE, attr))
+        reads.add((SITE if obj.is_default_language else site_key(obj), attr))
     elif kind is Term:
         reads.add((page_key(obj.page), _TERM_ATTRS.get(attr, attr)))
 
@@ -157,13 +166,20 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
 
 
 def log_lookups(site: Site, log: ReadLog) -> None:
-    """``ref``, ``relref`` and ``get_page`` call ``site.get_page``: log the path asked for.
-    (The method's own, not the wrapper an earlier run put on a kept graph.)"""
+    """``ref``, ``relref`` and ``get_page`` call ``site.get_page`` (of the page's language):
+    log the path asked for."""
+    for one in {id(s): s for s in [site, *site.language_sites]}.values():
+        _log_lookups(one, log)
+
+
+def _log_lookups(site: Site, log: ReadLog) -> None:
+    # The method's own, not the wrapper an earlier run put on a kept graph.
     plain = type(site).get_page.__get__(site)
+    key = site_key(site, LOOKUP)
 
     def get_page(path: str) -> Page | None:
         if log.reads is not None:
-            log.reads.add((LOOKUP, str(path)))
+            log.reads.add((key, str(path)))
         return plain(path)
 
     site.get_page = get_page
@@ -243,8 +259,13 @@ class GraphView:
     def __init__(self, site: Site):
         self.site = site
         self.by_key = {page_key(p): p for p in site.pages}
-        if site.not_found is not None:
-            self.by_key[page_key(site.not_found)] = site.not_found
+        for one in site.language_sites or [site]:
+            if one.not_found is not None:
+                self.by_key[page_key(one.not_found)] = one.not_found
+        # Each language's site by the key of its reads, and of its lookups.
+        languages = site.language_sites or [site]
+        self.sites = {site_key(s): s for s in languages}
+        self.lookups = {site_key(s, LOOKUP): s for s in languages}
         self.by_file = {p.file.filename: p for p in site.pages if p.file is not None}
         self.memo: dict[tuple, Any] = {}
 
@@ -269,11 +290,11 @@ class GraphView:
             found = page.__dict__.get(attr, MISSING)
             # Most reads are plain fields (title, dates, permalink): no need to canonicalize.
             value = found if type(found) in FAST_TYPES else self._page_value(page, attr)
-        elif key == LOOKUP:
-            found = lookup_page(self.site.by_path, attr)
+        elif key in self.lookups:
+            found = lookup_page(self.lookups[key].by_path, attr)
             value = None if found is None else (page_key(found), found.permalink)
-        elif key == SITE:
-            value = self._site_value(attr)
+        elif key in self.sites:
+            value = self._site_value(self.sites[key], attr)
         elif key == THUMB:
             value = self._thumbnail(attr)
         else:
@@ -286,18 +307,17 @@ class GraphView:
             return {plural: tuple(map(self._term, ts)) for plural, ts in page.page_terms.items()}
         if attr == "related":
             # What the ranking reads: the page's date and keywords, each keyword's pages.
-            ranking = self.site.related_index
+            ranking = page.site.related_index
             rank = ranking.rank.get(page.index)
             keywords = ranking.keywords[rank] if rank is not None else ()
-            return page.publish_date, tuple((k, self.related_members(k)) for k in keywords)
+            return page.publish_date, tuple((k, self.related_members(k, ranking)) for k in keywords)
         special = _PAGE_SPECIAL.get(attr)
         try:
             return special(page) if special else canon(getattr(page, attr, MISSING))
         except Exception:
             return _Changed()
 
-    def _site_value(self, attr: Any) -> Any:
-        site = self.site
+    def _site_value(self, site: Site, attr: Any) -> Any:
         if attr == "build_date":
             return site.build_date.date()  # a rebuild on the same day changes no footer
         if attr == "get_page":
@@ -305,9 +325,10 @@ class GraphView:
         if attr == "config":
             return "config"  # a new config is a new cache fingerprint: everything renders
         if attr == "related":  # site.related(page): every keyword's pages
-            members = site.related_index.members
+            ranking = site.related_index
+            members = ranking.members
             keywords = [(name, word) for name, words in members.items() for word in words]
-            return tuple((k, self.related_members(k)) for k in keywords)
+            return tuple((k, self.related_members(k, ranking)) for k in keywords)
         try:
             return canon(getattr(site, attr, MISSING))
         except Exception:
@@ -329,21 +350,23 @@ class GraphView:
             found = self.memo[("@term", id(term))] = canon(term)
         return found
 
-    def related_members(self, keyword: tuple) -> tuple:
-        """A keyword's pages as ``related`` ranks them: (key, publish date, title), newest first."""
-        found = self.memo.get(("@related", keyword))
+    def related_members(self, keyword: tuple, ranking: Any) -> tuple:
+        """A keyword's pages as ``related`` ranks them: (key, publish date, title), newest
+        first, in one language's ranking."""
+        memo_key = ("@related", id(ranking), keyword)  # the graph keeps its rankings alive
+        found = self.memo.get(memo_key)
         if found is None:
             name, word = keyword
-            ranking = self.site.related_index
             ranks = ranking.members.get(name, {}).get(word, ())
-            found = self.memo[("@related", keyword)] = tuple(map(self._ranked, ranks))
+            indexes = map(ranking.by_rank.__getitem__, ranks)
+            found = self.memo[memo_key] = tuple(map(self._ranked, indexes))
         return found
 
-    def _ranked(self, rank: int) -> tuple:
-        found = self.memo.get(("@ranked", rank))
+    def _ranked(self, index: int) -> tuple:
+        found = self.memo.get(("@ranked", index))
         if found is None:
-            page = self.site.pages[self.site.related_index.by_rank[rank]]
-            found = self.memo[("@ranked", rank)] = (page_key(page), page.publish_date, page.title)
+            page = self.site.pages[index]
+            found = self.memo[("@ranked", index)] = (page_key(page), page.publish_date, page.title)
         return found
 
 

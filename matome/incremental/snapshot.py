@@ -48,7 +48,8 @@ class Snapshot:
 def save(folder: Path, print_: str, snap: Snapshot) -> None:
     """Keep the graph of a build that has finished with it (its pages are emptied here)."""
     site = snap.site
-    site.__dict__.pop("get_page", None)  # the read log's wrapper, bound to this build
+    for one in [site, *site.language_sites]:
+        one.__dict__.pop("get_page", None)  # the read log's wrapper, bound to this build
     for page in site.pages:
         for name in (*RENDERED_FIELDS, "load_rendered"):
             page.__dict__.pop(name, None)
@@ -152,6 +153,8 @@ def patchable(page: Page, fm: FrontMatter, site: Site) -> bool:
     """Whether ``fm`` differs from what made the page only in ``PATCHABLE`` keys whose new
     values change no membership, menu or related keyword of the graph."""
     if page.kind != "page" or not fm.format or fm.format != page.front_matter_format:
+        return False
+    if len(site.config.languages) > 1:  # each language's lists share one list of pages
         return False
     old, new = page.params, fm.data
     changed = {k for k in old.keys() | new.keys() if old.get(k, _NONE) != new.get(k, _NONE)}

@@ -190,7 +190,7 @@ class ContentRenderer:
                 params=node.params,
                 inner="",
                 page=page,
-                site=self.site,
+                site=page.site or self.site,
                 parent=parent,
                 position=f"{path}:{node.line}:{node.col}",
                 ordinal=ordinal,
@@ -204,7 +204,7 @@ class ContentRenderer:
             template = self.env.get_template(f"shortcodes/{node.name}.html")  # logs its use
             if native is not None:
                 return native(node.params)
-            return self._render(template, shortcode=call, page=page, site=self.site)
+            return self._render(template, shortcode=call, page=page, site=page.site or self.site)
         except ShortcodeProblem as e:
             raise SourceError(path, node.line, node.col, f"{node.name}: {e}") from None
         except SourceError:

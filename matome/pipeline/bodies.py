@@ -173,7 +173,7 @@ def stale_reason(
             return "source"
         if current(view, pair) != value:
             # A lookup that no longer finds its page is an error to report now, not later.
-            if pair[0] in (LOOKUP, THUMB):
+            if pair[0] == THUMB or pair[0].startswith(LOOKUP):  # @lookup:fr too
                 return "source"
             why = "graph"
     return why

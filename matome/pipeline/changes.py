@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..config import SiteConfig
+from ..content.languages import content_roots
 from ..incremental import buildcache
 from ..incremental.buildcache import LastBuild
 from ..parallel import ForkedCall
@@ -49,7 +50,8 @@ class Changes:
 def input_roots(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:
     """The folders and files a run reads: a run with none of them changed has no work."""
     roots = [
-        content_root(source, config),
+        *(root.path for root in content_roots(config)),
+        source / "i18n",
         *template_dirs(source),
         theme_dir() / "static",
         source / "static",
@@ -59,8 +61,9 @@ def input_roots(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path
     return roots, [Path(f) for f in config.files if not Path(f).is_dir()]
 
 
-def content_root(source: Path, config: SiteConfig) -> Path:
-    return source / str(config.get("contentDir") or "content")
+def content_prefixes(config: SiteConfig) -> tuple[str, ...]:
+    """The content folders, as the start of the paths of the files in them."""
+    return tuple(f"{root.path}{os.sep}" for root in content_roots(config))
 
 
 def detect_changes(

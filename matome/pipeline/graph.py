@@ -27,7 +27,7 @@ from ..incremental.buildcache import BuildCache
 from ..incremental.snapshot import Snapshot
 from ..parallel import FORKS
 from ..render.environment import template_dirs, theme_dir
-from .changes import Changes, content_root
+from .changes import Changes, content_prefixes
 from .state import DiskStore
 
 
@@ -108,7 +108,7 @@ def reloaded(changes: Changes, last: LoadResult) -> LoadResult | None:
     """What the loader makes of the content when only existing content files changed: the
     last run's pages, but for those files, read again. None when a file is new or gone."""
     known = {p.file.filename: i for i, p in enumerate(last.pages) if p.file is not None}
-    content = f"{content_root(changes.config.source, changes.config)}{os.sep}"
+    content = content_prefixes(changes.config)
     edited = [path for path in changes.files if path.startswith(content)]
     if not edited or any(path not in known or not os.path.isfile(path) for path in edited):
         return None
@@ -158,7 +158,7 @@ def kept_graph(
     source = changes.config.source
     templates = tuple(f"{d}{os.sep}" for d in template_dirs(source))
     statics = tuple(f"{d.resolve()}{os.sep}" for d in (theme_dir() / "static", source / "static"))
-    content = f"{content_root(source, changes.config)}{os.sep}"
+    content = content_prefixes(changes.config)
     edited = set()
     for path in changes.files:
         if path.startswith(templates) or path.startswith(statics):

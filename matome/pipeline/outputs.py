@@ -23,7 +23,7 @@ from ..errors import SourceError
 from ..graph.site import Site
 from ..incremental import buildcache
 from ..incremental.buildcache import BuildCache, OutputRecord
-from ..incremental.reads import SITE, UNSET, GraphView, RelatedLists, share_related
+from ..incremental.reads import UNSET, GraphView, RelatedLists, share_related
 from ..parallel import PARALLEL_THRESHOLD, map_chunks
 from ..progress import Progress
 from ..publish.files import copy_file, write_if_changed, write_new
@@ -34,7 +34,6 @@ from . import context
 from .bodies import STORED
 from .report import BuildReport
 
-_BUILD_DATE = (SITE, "build_date")
 _KEY = operator.itemgetter(0)
 _ATTR = operator.itemgetter(1)
 _RELATED = functools.partial(operator.eq, "related")
@@ -61,11 +60,12 @@ def last_reads_now(
     if kept:
         again = {key for key in fresh.content if key not in reused} | patched
         if patched:  # the site's lists hold the pages whose order changed
-            again.add(SITE)
+            again |= set(view.sites)
         pairs, current = cache.pairs, list(cache.values)
         # The pairs of those pages, found in C: an edit build's reads are 143,000 pairs.
         ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
-        dated = [pairs.index(_BUILD_DATE)] if _BUILD_DATE in pairs else []
+        dates = [(key, "build_date") for key in view.sites]  # each language's site
+        dated = [pairs.index(p) for p in dates if p in pairs]
         related = []
         if patched:
             related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))

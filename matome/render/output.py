@@ -13,12 +13,16 @@ from .plan import Output, alias_html
 def render_output(item: Output, site: Site, env: jinja2.Environment, minify: bool) -> bytes:
     """The bytes of one planned file rendered from templates (an alias, a page, a pager, the
     sitemap, robots.txt, the 404 page)."""
+    # A file of no page is its language's (``item.lang``), else the site's.
+    own = site.language_site(item.lang) if item.lang else site
     if item.kind == "alias":
-        return alias_html(item.target, site.config.language.language_code).encode()
-    if item.kind in ("sitemap", "robots", "404"):
-        name = {"sitemap": "sitemap.xml", "robots": "robots.txt", "404": "404.html"}[item.kind]
-        page = site.not_found if item.kind == "404" else site.home
-        text = render_first(env, [name, f"_default/{name}"], page=page, site=site)
+        return alias_html(item.target, own.config.language.language_code).encode()
+    if item.kind in ("sitemap", "robots", "404", "sitemapindex"):
+        name = _TEMPLATES[item.kind]
+        page = own.not_found if item.kind == "404" else own.home
+        text = render_first(
+            env, [name, f"_default/{name}"], page=page, site=own, sites=site.language_sites
+        )
     else:
         page = site.pages[item.page]
         # Each worker renders one output at a time, so the page can carry the current pager.
@@ -28,12 +32,20 @@ def render_output(item: Output, site: Site, env: jinja2.Environment, minify: boo
             env,
             layout_candidates(page, item.fmt),
             page=page,
-            site=site,
+            site=page.site,  # the site of the page's language
             paginator=page.paginator,
         )
     if minify and item.out_path.endswith((".html", ".xml")):
         text = minify_text(text)
     return text.encode("utf-8")
+
+
+_TEMPLATES = {
+    "sitemap": "sitemap.xml",
+    "sitemapindex": "sitemapindex.xml",
+    "robots": "robots.txt",
+    "404": "404.html",
+}
 
 
 def render_first(env: jinja2.Environment, names: list[str], **context) -> str:

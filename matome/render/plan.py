@@ -30,35 +30,42 @@ class Output:
     target: str = ""  # alias: the URL to redirect to
     source: Path | None = None  # copy: the file to copy
     origin: str = ""  # what asked for this path, for duplicate-target errors
+    lang: str = ""  # the language of a file that is no page's (sitemap, 404, alias); "": the site's
 
 
 def plan_outputs(
     site: Site, static_dirs: list[Path], generated: Sequence[Output] = ()
 ) -> tuple[list[Output], list[SourceError]]:
     """``generated``: files made before planning (thumbnails), written as copies."""
+    from .languages import language_redirects, not_found_outputs, sitemap_outputs  # uses Output
+
     outputs: list[Output] = []
     config = site.config
     for page in site.pages:
         origin = _origin(page)
+        lang = page.lang if page.site is not None and not page.site.is_default_language else ""
         for fmt in page.outputs:
             if fmt == "html":
                 outputs.append(Output("page", page.out_path, page.index, origin=origin))
                 if page.kind in LIST_KINDS and page.pagers:
-                    outputs.extend(_pager_outputs(page, origin))
+                    outputs.extend(_pager_outputs(page, origin, lang))
             elif fmt in FORMAT_FILES:
                 base = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
                 path = f"{base}/{FORMAT_FILES[fmt]}" if base else FORMAT_FILES[fmt]
                 outputs.append(Output("page", path, page.index, fmt=fmt, origin=origin))
         for alias in page.aliases:
             outputs.append(
-                Output("alias", output_path_for(alias), target=page.permalink, origin=origin)
+                Output(
+                    "alias", output_path_for(alias), target=page.permalink, origin=origin, lang=lang
+                )
             )
         for res in page.resources:
             outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
-    outputs.append(Output("sitemap", _sitemap_name(config), origin="sitemap"))
+    outputs.extend(sitemap_outputs(site, _sitemap_name(config)))
     if config.enable_robots_txt:
         outputs.append(Output("robots", "robots.txt", origin="robots.txt"))
-    outputs.append(Output("404", "404.html", origin="404"))
+    outputs.extend(not_found_outputs(site))
+    outputs.extend(language_redirects(site))
     for source, rel in site.static_content:
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
     outputs.extend(generated)
@@ -75,11 +82,13 @@ def _origin(page) -> str:
     return f"{page.kind} {page.rel_permalink}"
 
 
-def _pager_outputs(page, origin: str) -> list[Output]:
+def _pager_outputs(page, origin: str, lang: str) -> list[Output]:
     out = []
     base = page.out_path[: -len("index.html")]
     # Hugo writes page/1/ as a redirect to the list itself.
-    out.append(Output("alias", f"{base}page/1/index.html", target=page.permalink, origin=origin))
+    out.append(
+        Output("alias", f"{base}page/1/index.html", target=page.permalink, origin=origin, lang=lang)
+    )
     for pager in page.pagers[1:]:
         path = f"{base}page/{pager.number}/index.html"
         out.append(Output("pager", path, page.index, pager=pager.number, origin=origin))

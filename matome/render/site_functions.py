@@ -20,6 +20,7 @@ from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
 from ..markup.markdown import MarkdownRenderer
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
+from .i18n import translator_for
 
 
 def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
@@ -49,9 +50,11 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
             if page is None:
                 raise ShortcodeProblem(f"ref {text!r}: no page to anchor to")
             return page, anchor
-        found = site.get_page(path)
+        # A page's ref finds pages of its own language, as in Hugo.
+        get = (page.site if page is not None and page.site is not None else site).get_page
+        found = get(path)
         if found is None and page is not None and page.file and not path.startswith("/"):
-            found = site.get_page(page.file.dir + path)
+            found = get(page.file.dir + path)
         if found is None:
             raise ShortcodeProblem(f'REF_NOT_FOUND: ref "{text}": page not found')
         return found, anchor
@@ -70,7 +73,9 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
 
     def partial(name: str, context: Any = None, **kwargs: Any) -> Markup:
         template = env.get_template(name if name.startswith("partials/") else f"partials/{name}")
-        return Markup(template.render(page=context, context=context, site=site, **kwargs))
+        # ``site`` in a partial of a page is the site of the page's language.
+        own = context.site if type(context) is Page and context.site is not None else site
+        return Markup(template.render(page=context, context=context, site=own, **kwargs))
 
     def partial_cached(name: str, context: Any = None, *variants: Any, **kwargs: Any) -> Markup:
         """Hugo's ``partialCached``: rendered once per name and variants (not per context,
@@ -78,7 +83,8 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         log = getattr(env, "read_log", None)
         if log is None or log.partials is None:
             return partial(name, context, **kwargs)
-        key = (name, variants, tuple(sorted(kwargs.items())))
+        own = id(context.site) if type(context) is Page else 0  # each language its own render
+        key = (name, variants, tuple(sorted(kwargs.items())), own)
         found = log.partials.get(key)
         if found is None:
             log.partials[key] = log.capture(lambda: partial(name, context, **kwargs))
@@ -135,3 +141,52 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         highlight=highlight,
         thumbnail=functools.partial(thumbnail, site),
     )
+    install_language_functions(env, site)
+
+
+def install_language_functions(env: jinja2.Environment, site: Site) -> None:
+    """``i18n``, ``rel_lang_url``, ``abs_lang_url``, and ``get_page`` in the language of the
+    template's ``site`` (the page's language)."""
+    config = site.config
+    translators = {
+        s.lang: translator_for(s.language, config.translations, config.default_language, config.raw)
+        for s in site.language_sites
+    }
+
+    def own_site(context: Any) -> Site:
+        found = context.get("site")
+        return found if type(found) is Site else site
+
+    @jinja2.pass_context
+    def i18n(context: Any, key: Any, data: Any = None) -> str:
+        """Hugo's ``i18n`` (``T``): the text of ``key`` in the page's language."""
+        return translators[own_site(context).lang](key, data)
+
+    def lang_url(context: Any, path: Any, absolute: bool) -> str:
+        text = str(path)
+        if "://" in text or text.startswith("//"):
+            return text
+        own = own_site(context)
+        base = own.base_url if absolute else (urlsplit(own.base_url).path or "/")
+        prefix = own.language.prefix.lstrip("/")
+        rest = text.lstrip("/")
+        joined = f"{prefix}/{rest}" if prefix and rest else prefix or rest
+        return base.rstrip("/") + "/" + joined
+
+    @jinja2.pass_context
+    def rel_lang_url(context: Any, path: Any) -> str:
+        return lang_url(context, path, False)
+
+    @jinja2.pass_context
+    def abs_lang_url(context: Any, path: Any) -> str:
+        return lang_url(context, path, True)
+
+    env.filters.update(rel_lang_url=rel_lang_url, abs_lang_url=abs_lang_url)
+    env.globals.update(i18n=i18n, T=i18n, rel_lang_url=rel_lang_url, abs_lang_url=abs_lang_url)
+    if site.is_multilingual:
+
+        @jinja2.pass_context
+        def get_page(context: Any, path: str) -> Page | None:
+            return own_site(context).get_page(path)
+
+        env.globals["get_page"] = get_page

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..config import CONFIG_EXTS, ROOT_NAMES, Flags, SiteConfig
+from ..content.languages import content_roots
 from ..content.page import Page
 from ..errors import BuildFailed, SourceError
 from ..graph.site import Site
@@ -73,7 +74,7 @@ class Outcome:
 @dataclass
 class SitePaths:
     source: Path
-    content: Path
+    content: list[Path]  # the site's content folder, and each language's own
     templates: list[Path]  # the site's first
     static: list[Path]
     assets: Path
@@ -85,13 +86,14 @@ class SitePaths:
             stem, _, ext = path.name.partition(".")
             if stem in ROOT_NAMES and ext in CONFIG_EXTS:
                 return "config"
-            if path.name in ("config", "templates", "static", self.assets.name, self.content.name):
+            folders = ("config", "templates", "static", "i18n", self.assets.name)
+            if path.name in folders or any(path == c for c in self.content):
                 return "folder"  # a watched folder appeared or went away
             return ""
         for kind, roots in (
-            ("config", [self.config_dir]),
+            ("config", [self.config_dir, self.source / "i18n"]),
             ("template", self.templates),
-            ("content", [self.content]),
+            ("content", self.content),
             ("static", self.static),
             ("assets", [self.assets]),
         ):
@@ -104,7 +106,7 @@ def site_paths(source: Path, config: SiteConfig) -> SitePaths:
     source = source.resolve()
     return SitePaths(
         source=source,
-        content=(source / str(config.get("contentDir") or "content")).resolve(),
+        content=[root.path.resolve() for root in content_roots(config)],
         templates=[(source / "templates").resolve(), (theme_dir() / "templates").resolve()],
         static=list(
             dict.fromkeys(d.resolve() for d in [theme_dir() / "static", source / "static"])
