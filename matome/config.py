@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .config_types import check_types, key_position
 from .errors import SourceError, line_col
 
 CONFIG_EXTS = ("toml", "yaml", "yml", "json")
@@ -30,6 +31,34 @@ ROOT_NAMES = ("hugo", "config")
 
 # Hugo's defaults for the keys matome reads; anything else is passed through.
 DEFAULT_TAXONOMIES = {"tag": "tags", "category": "categories"}
+# Every top-level key matome acts on (read by the build, by its default theme, or kept for
+# templates, such as ``params``). Any other key is reported once as not used.
+ACTED_ON = frozenset(
+    {
+        # site
+        "baseurl", "title", "copyright", "theme", "themesdir", "params",
+        # folders
+        "contentdir", "assetdir", "publishdir", "datadir",
+        # content
+        "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
+        "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
+        "uglyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        # outputs
+        "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
+        "imaging", "menus", "menu",
+        # languages and translations
+        "languages", "languagecode", "defaultcontentlanguage",
+        "defaultcontentlanguageinsubdir", "disablelanguages", "languagename",
+        "enablemissingtranslationplaceholders", "i18ndir",
+        # ref and relref
+        "reflinkserrorlevel", "reflinksnotfoundurl",
+        # services the theme's head uses
+        "services", "privacy", "googleanalytics",
+        # matome's own settings
+        "matome",
+    }
+)  # fmt: skip
+
 DEFAULT_OUTPUTS = {
     "home": ["html", "rss"],
     "section": ["html", "rss"],
@@ -121,6 +150,17 @@ def _safe_loader() -> type:
                     None, None, f"cannot read {what}: {e}", node.start_mark
                 ) from e
 
+    # YAML 1.2's booleans, as Hugo reads YAML: yes, no, on and off are text (``draft: yes``
+    # is the string "yes", which Hugo reads as false).
+    SafeLoader.yaml_implicit_resolvers = {
+        first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:bool"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    SafeLoader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool",
+        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        list("tTfF"),
+    )
     return SafeLoader
 
 
@@ -186,16 +226,21 @@ def _find_root_file(source: Path) -> Path | None:
     return None
 
 
-def _load_config_dir(directory: Path) -> dict:
-    """Merge every file of a ``config/<env>/`` folder into one tree."""
+def _load_config_dir(directory: Path, origins: dict[str, Path]) -> dict:
+    """Merge every file of a ``config/<env>/`` folder into one tree; ``origins`` is told
+    which file set each top-level key."""
     tree: dict = {}
-    files = sorted(p for p in directory.iterdir() if p.suffix.lstrip(".") in CONFIG_EXTS)
+    files = sorted(
+        p for p in directory.iterdir() if p.suffix.lstrip(".") in CONFIG_EXTS and p.is_file()
+    )
     for path in files:
         data = lower_keys(load_data_file(path))
         parts = path.stem.lower().split(".")
         if parts[0] in ROOT_NAMES and len(parts) == 1:
             tree = merge(tree, data)
-        elif len(parts) == 1:
+            origins.update(dict.fromkeys(data, path))
+            continue
+        if len(parts) == 1:
             tree = merge(tree, {parts[0]: _unwrap(parts[0], data)})
         elif parts[0] == "languages":
             tree = merge(tree, {"languages": {parts[1]: data}})
@@ -203,6 +248,7 @@ def _load_config_dir(directory: Path) -> dict:
             # menus.ja.toml: the menus of language ja
             key, lang = parts[0], parts[1]
             tree = merge(tree, {"languages": {lang: {key: _unwrap(key, data)}}})
+        origins[parts[0] if len(parts) == 1 else "languages"] = path
     return tree
 
 
@@ -265,6 +311,8 @@ class SiteConfig:
     theme: str | list | None
     environment: str
     files: list[str] = field(default_factory=list)
+    # Keys matome does not use and values read as another type, each at its place.
+    warnings: list[SourceError] = field(default_factory=list)
 
     @property
     def base_path(self) -> str:
@@ -281,17 +329,39 @@ def load_config(source: Path, flags: Flags | None = None) -> SiteConfig:
     environment = flags.environment or os.environ.get("HUGO_ENVIRONMENT") or "production"
     tree: dict = {}
     files: list[str] = []
+    origins: dict[str, Path] = {}
     root = _find_root_file(source)
     if root:
         tree = lower_keys(load_data_file(root))
         files.append(str(root))
+        origins.update(dict.fromkeys(tree, root))
     config_dir = source / "config"
     for sub in ("_default", environment):
         directory = config_dir / sub
         if directory.is_dir():
-            tree = merge(tree, _load_config_dir(directory))
+            tree = merge(tree, _load_config_dir(directory, origins))
             files.append(str(directory))
-    return _make_config(source, tree, flags, environment, files)
+    errors, warnings = check_types(tree, origins.get)
+    if errors:
+        raise errors[0]
+    warnings += _unused_keys(tree, origins)
+    config = _make_config(source, tree, flags, environment, files)
+    config.warnings.extend(warnings)
+    return config
+
+
+def _unused_keys(tree: dict, origins: dict[str, Path]) -> list[SourceError]:
+    """A warning for each top-level key matome does not act on, where it is set."""
+    warnings = []
+    for key in tree:
+        if isinstance(key, str) and key in ACTED_ON:
+            continue
+        file = origins.get(key)
+        path, (line, col) = (
+            (str(file), key_position(file, [str(key)])) if file else ("config", (1, 1))
+        )
+        warnings.append(SourceError(path, line, col, f"{key!r} is not used by matome", "warning"))
+    return warnings
 
 
 def _make_config(
@@ -307,7 +377,8 @@ def _make_config(
         taxonomies = dict(DEFAULT_TAXONOMIES)
     outputs = dict(DEFAULT_OUTPUTS)
     for kind, formats in (tree.get("outputs") or {}).items():
-        outputs[kind.lower()] = [f.lower() for f in formats]
+        formats = [formats] if isinstance(formats, str) else formats
+        outputs[str(kind).lower()] = [str(f).lower() for f in formats]
     pagination = tree.get("pagination") or {}
     pager_size = int(pagination.get("pagersize") or tree.get("paginate") or 10)
     base_url = str(tree.get("baseurl") or "/")

@@ -18,10 +18,18 @@ from pathlib import Path
 
 from ..config import SiteConfig
 from ..errors import SourceError
+from .coerce import to_bool, to_int, to_str, to_str_list
 from .dates import parse_date, site_zone
 from .frontmatter import FrontMatter, split_front_matter
 from .page import ZERO_DATE, FileInfo, Page
-from .urls import clean_url, escape_url_path, output_path_for, sanitize_path, urlize
+from .urls import (
+    clean_url,
+    escape_url_path,
+    file_path_segment,
+    output_path_for,
+    permalink_path,
+    urlize,
+)
 from .words import has_cjk
 
 CONTENT_EXTS = (".md", ".markdown")
@@ -53,7 +61,7 @@ def load_content(
     """Read every content file under ``<source>/content``; ``on_page`` is told of each
     page kept as soon as it is read."""
     root = config.source / str(config.get("contentDir") or "content")
-    result = LoadResult()
+    result = LoadResult(warnings=list(config.warnings))
     if not root.is_dir():
         return result
     try:
@@ -176,7 +184,9 @@ def _load_file(
     try:
         text = read_text(path, display)
         fm = split_front_matter(text, display)
-        page = _make_page(config, zone, rel_dir, name, path, fm, display)
+        warnings: list[SourceError] = []
+        page = _make_page(config, zone, rel_dir, name, path, fm, display, warnings)
+        result.warnings += warnings
     except SourceError as e:
         result.errors.append(e)
         return
@@ -209,12 +219,32 @@ def _left_out(page: Page, config: SiteConfig, now: datetime) -> bool:
     return page.expiry_date != ZERO_DATE and page.expiry_date <= now and not config.build_expired
 
 
-def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
+def _make_page(config, zone, rel_dir, name, path, fm, display, warnings) -> Page:
     data = fm.data
     params = dict(data)
     lower = {str(k).lower(): v for k, v in data.items()}
     body = fm.body
-    title = lower.get("title")
+
+    def read(key: str, convert, what: str, default):
+        """A field as Hugo converts it; a value of another type is warned about."""
+        if key not in lower:
+            return default
+        value, fits = convert(lower[key])
+        if not fits:
+            spelled = next(str(k) for k in data if str(k).lower() == key)
+            line, col = fm.key_position(spelled)
+            warnings.append(
+                SourceError(
+                    display,
+                    line,
+                    col,
+                    f"{spelled}: {lower[key]!r} is not {what}: read as {value!r}, as Hugo does",
+                    "warning",
+                )
+            )
+        return value
+
+    title = read("title", to_str, "text", None)
     if not fm.format:
         title, body, fm.body_line = _title_from_first_line(body)
     stem = _stem(name)
@@ -231,29 +261,30 @@ def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
     kind = "page"
     if is_branch:
         kind = "home" if not rel_dir else "section"
-    section = rel_dir.split("/", 1)[0] if rel_dir else ""
-    aliases = lower.get("aliases") or []
-    if isinstance(aliases, str):
-        aliases = [aliases]
+    # A leaf bundle's folder is the page itself: content/about/index.md is in no section.
+    section_dir = rel_dir.rsplit("/", 1)[0] if is_leaf and "/" in rel_dir else rel_dir
+    section = "" if is_leaf and "/" not in rel_dir else section_dir.split("/", 1)[0]
+    aliases = read("aliases", to_str_list, "a list of paths", [])
     page = Page(
         kind=kind,
-        title=str(title) if title is not None else "",
+        title=title if title is not None else "",
         params=params,
         rel_permalink="",
         out_path="",
         section=section,
-        type=str(lower.get("type") or section or "page"),
-        layout=str(lower.get("layout") or ""),
+        type=read("type", to_str, "text", "") or section or "page",
+        layout=read("layout", to_str, "text", ""),
         date=date,
         lastmod=dates["lastmod"] or date,
         publish_date=dates["publishdate"] or date,
         expiry_date=dates["expirydate"] or ZERO_DATE,
-        draft=_bool(lower.get("draft", False), display, "draft"),
-        weight=_int(lower.get("weight", 0), display, "weight"),
-        slug=str(lower.get("slug") or ""),
-        link_title=str(lower.get("linktitle") or ""),
-        description=str(lower.get("description") or ""),
-        aliases=[str(a) for a in aliases],
+        draft=read("draft", to_bool, "true or false", False),
+        weight=read("weight", to_int, "a whole number", 0),
+        # Hugo trims hyphens from a slug (and keeps other characters for the path to drop).
+        slug=read("slug", to_str, "text", "").strip("-"),
+        link_title=read("linktitle", to_str, "text", ""),
+        description=read("description", to_str, "text", ""),
+        aliases=aliases,
         file=FileInfo(
             path=f"{rel_dir}/{name}" if rel_dir else name,
             dir=f"{rel_dir}/" if rel_dir else "",
@@ -264,21 +295,37 @@ def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
         body=body,
         body_line=fm.body_line,
         front_matter_format=fm.format,
-        is_cjk_language=is_cjk_language(config, fm, display),
+        is_cjk_language=is_cjk_language(config, fm, display, warnings),
     )
-    page.url_override = str(lower.get("url") or "")
+    page.url_override = read("url", to_str, "text", "")
     outputs = lower.get("outputs")
-    if outputs:
+    if isinstance(outputs, str):
+        outputs = [outputs]
+    if outputs and isinstance(outputs, list):
         page.outputs = [str(o).lower() for o in outputs]
     return page
 
 
-def is_cjk_language(config: SiteConfig, fm: FrontMatter, display: str) -> bool:
+def is_cjk_language(
+    config: SiteConfig, fm: FrontMatter, display: str, warnings: list | None = None
+) -> bool:
     """Hugo's ``isCJKLanguage``: the front matter's, else whether the file holds CJK script
     when the site sets ``hasCJKLanguage``."""
     for key, value in fm.data.items():
         if str(key).lower() == "iscjklanguage" and value is not None:
-            return _bool(value, display, "isCJKLanguage")
+            flag, fits = to_bool(value)
+            if not fits and warnings is not None:
+                line, col = fm.key_position(str(key))
+                warnings.append(
+                    SourceError(
+                        display,
+                        line,
+                        col,
+                        f"{key}: {value!r} is not true or false: read as {flag!r}, as Hugo does",
+                        "warning",
+                    )
+                )
+            return flag
     return config.has_cjk_language and (has_cjk(fm.head) or has_cjk(fm.body))
 
 
@@ -302,23 +349,6 @@ def _date(lower: dict, key: str, zone, display: str, fm) -> datetime | None:
         raise SourceError(display, line, col, f"{key}: {e}") from None
 
 
-def _bool(value, display: str, key: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    raise SourceError(display, 1, 1, f"{key}: expected true or false, got {value!r}")
-
-
-def _int(value, display: str, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise SourceError(display, 1, 1, f"{key}: expected a number, got {value!r}")
-    try:
-        return int(value)
-    except (ValueError, OverflowError):  # "x", or a float such as inf or nan
-        raise SourceError(display, 1, 1, f"{key}: expected a number, got {value!r}") from None
-
-
 def page_url(page: Page, config: SiteConfig) -> str:
     """The unescaped URL path of a page that came from a file (Hugo's rules, permalinks included)."""
     override = page.url_override
@@ -340,20 +370,17 @@ def page_url(page: Page, config: SiteConfig) -> str:
         return _expand_permalink(pattern, page, config)
     if page.file.base_name == "index":
         parent = rel_dir.rsplit("/", 1)[0] if "/" in rel_dir else ""
-        last = page.slug or rel_dir.rsplit("/", 1)[-1]
+        name = rel_dir.rsplit("/", 1)[-1]
     else:
         parent = rel_dir
-        last = page.slug or page.file.base_name
-    parts = [p for p in (_path_segments(parent), _path_segment(last)) if p]
+        name = page.file.base_name
+    last = urlize(page.slug) if page.slug else file_path_segment(name)
+    parts = [p for p in (_path_segments(parent), last) if p]
     return "/" + "/".join(parts) + "/"
 
 
-def _path_segment(text: str) -> str:
-    return sanitize_path(text).lower()
-
-
 def _path_segments(path: str) -> str:
-    return "/".join(_path_segment(p) for p in path.split("/") if p)
+    return "/".join(file_path_segment(p) for p in path.split("/") if p)
 
 
 def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
@@ -387,11 +414,10 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
     def replace(m: re.Match) -> str:
         return tokens.get(m.group(1), m.group(0))
 
-    expanded = re.sub(r":([a-z]+)", replace, pattern)
-    expanded = clean_url(expanded)
+    expanded = clean_url(permalink_path(re.sub(r":([a-z]+)", replace, pattern)))
     if not expanded.endswith("/") and "." not in expanded.rsplit("/", 1)[-1]:
         expanded += "/"
-    return expanded.lower()
+    return expanded
 
 
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:

@@ -31,21 +31,28 @@ ZERO_DATE = _ZeroDate(1, 1, 1, tzinfo=UTC)
 _MATOME_QUOTE = re.compile(r"\{\{[<%]\s*matomeQuote\b")
 
 
+def media_type(name: str) -> str:
+    """A file's media type by its extension, as Hugo's resources give it."""
+    import mimetypes
+
+    return mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
 @dataclass
 class Resource:
     """A file of a page bundle, copied next to the page's output."""
 
-    name: str  # path relative to the bundle, e.g. "images/a.png"
+    name: str  # path relative to the bundle ("images/a.png"), or front matter's name
     source: Path
     rel_permalink: str
     permalink: str
     out_path: str
+    title: str = ""  # front matter's title, else the path relative to the bundle
+    params: dict = field(default_factory=dict)  # front matter [[resources]] params
 
     @property
     def media_type(self) -> str:
-        import mimetypes
-
-        return mimetypes.guess_type(self.name)[0] or "application/octet-stream"
+        return media_type(self.source.name)
 
     @property
     def resource_type(self) -> str:

@@ -23,11 +23,12 @@ class Pager:
 
     @property
     def total_pages(self) -> int:
-        return len(self.pagers)
+        # Hugo counts no pages for an empty list, though it still renders its first page.
+        return len(self.pagers) if self.total_elements else 0
 
     @property
     def total(self) -> int:
-        return len(self.pagers)
+        return self.total_pages
 
     @property
     def has_prev(self) -> bool:

@@ -9,7 +9,7 @@ from collections import defaultdict
 from ..config import SiteConfig
 from ..content.loader import set_location
 from ..content.page import ZERO_DATE, Page
-from ..content.urls import sanitize_path
+from ..content.urls import file_path_segment
 from .order import sort_pages
 
 
@@ -30,7 +30,7 @@ def make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[str
                 section=page.section,
                 type=page.section,
             )
-            set_location(section, "/" + sanitize_path(page.section).lower() + "/", config)
+            set_location(section, "/" + file_path_segment(page.section) + "/", config)
             sections[page.section] = section
     return sections
 

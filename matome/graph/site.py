@@ -76,7 +76,9 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
     errors: list[SourceError] = []
     home = next((p for p in loaded.pages if p.kind == "home"), None)
     if home is None:
-        home = Page(kind="home", title=config.title, params={}, rel_permalink="", out_path="")
+        home = Page(
+            kind="home", title=config.title, params={}, rel_permalink="", out_path="", type="page"
+        )
     if not home.title:
         home.title = config.title
     set_location(home, "/", config)
@@ -135,7 +137,14 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
 
 def _not_found_page(config: SiteConfig, site: Site, home: Page) -> Page:
     """Hugo's 404 page: its own kind, title and URL (not the home page's), in no list."""
-    page = Page(kind="404", title="404 Page not found", params={}, rel_permalink="", out_path="")
+    page = Page(
+        kind="404",
+        title="404 Page not found",
+        params={},
+        rel_permalink="",
+        out_path="",
+        type="page",
+    )
     set_location(page, "/404.html", config)
     page.parent = home
     page.site = site

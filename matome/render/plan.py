@@ -130,7 +130,9 @@ def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceErro
                 SourceError(out.origin, 0, 0, f"output path {out.out_path!r} leaves the site")
             )
             continue
-        key = out.out_path.lower()
+        # Paths that differ only in case are two files, as Hugo writes them (short links
+        # such as /b/FY and /b/Fy); a file system that ignores case keeps one of them.
+        key = out.out_path
         first = seen.get(key)
         if first is not None:
             if first.kind == "copy" and out.kind == "copy":

