@@ -29,6 +29,7 @@ from typing import Any
 import jinja2
 
 from .config import Flags, SiteConfig, load_config
+from .content.data import data_dirs
 from .content.loader import CONTENT_EXTS, load_content
 from .content.page import LARGE_FIELDS, RENDERED_FIELDS, Page, defer_rendered, drop_content
 from .errors import BuildFailed, SourceError
@@ -378,6 +379,7 @@ def _inputs(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path]]:
         theme_dir() / "static",
         source / "static",
         source / str(config.get("assetDir") or "assets"),
+        *(directory for directory, _ in data_dirs(config)),
     ]
     roots += [Path(f) for f in config.files if Path(f).is_dir()]
     return roots, [Path(f) for f in config.files if not Path(f).is_dir()]

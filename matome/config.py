@@ -79,8 +79,11 @@ def load_data_file(path: Path) -> dict:
         raise SourceError(str(path), 0, 0, f"not valid UTF-8: {e}") from e
 
 
-def parse_data(text: str, fmt: str, path: str, line_offset: int = 0) -> dict:
+def parse_data(
+    text: str, fmt: str, path: str, line_offset: int = 0, tables_only: bool = True
+) -> dict:
     """Parse TOML/YAML/JSON text into a dict, turning parser errors into SourceErrors.
+    A data file (``tables_only=False``) may also hold a list.
 
     Lines and columns count ``\\n`` only (as ``path:line:col`` everywhere in matome),
     not YAML's other line breaks; ``line_offset`` is added to the line.
@@ -106,7 +109,7 @@ def parse_data(text: str, fmt: str, path: str, line_offset: int = 0) -> dict:
         raise SourceError(path, 1 + line_offset, 1, f"invalid {name}: nested too deeply") from None
     if data is None:
         return {}
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) and (tables_only or not isinstance(data, list)):
         raise SourceError(
             path, 1 + line_offset, 1, f"expected a table of keys, got {type(data).__name__}"
         )

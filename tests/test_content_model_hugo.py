@@ -203,3 +203,32 @@ def test_resources_front_matter_names_titles_and_params():
         "doc-1", "doc-2", "notes.txt", "photo-1", "photo-2", "zeta.txt"
     ]  # fmt: skip
     assert resources[4]["params"] == {"credits": "Bob", "extra": "only b", "order": ":counter"}
+
+
+# --- site.data ---------------------------------------------------------------------------------
+
+
+def test_data_files_and_a_themes_data_under_the_sites():
+    hugo, _ = assert_same("data-files")
+    data = hugo.probes["index.html"]["data"]
+    assert data["authors"]["bob"]["langs"] == ["en", "ja"]
+    assert data["theme_only"] == {"only": "in the theme"}
+
+
+@pytest.mark.parametrize(
+    "name, text, line",
+    [
+        ("table.csv", "a,b\n1,2\n", 1),
+        ("bad.json", '{"a": 1,\n "b": }\n', 2),
+        ("bad.toml", "a = \n", 1),
+    ],
+)
+def test_a_data_file_hugo_refuses_fails_the_build_at_its_line(name, text, line):
+    def add(src: Path) -> None:
+        (src / "data" / name).write_text(text, encoding="utf-8")
+
+    for tool in ("hugo", "matome"):
+        src = prepare("data-files", tool, add)
+        done = run_build(tool, src, src.parent / f"{tool}-out")
+        assert done.returncode != 0, f"{tool} built a site with data/{name}"
+    assert f"data/{name}:{line}:" in done.stderr and "Traceback" not in done.stderr, done.stderr

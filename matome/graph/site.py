@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..config import SiteConfig
+from ..content.data import load_site_data
 from ..content.loader import LoadResult, page_url, set_location
-from ..content.page import Page, Term
+from ..content.page import Page, Term, lookup_param
 from ..errors import SourceError
 from .menus import MenuEntry, make_menus
 from .order import sort_pages
@@ -39,6 +41,7 @@ class Site:
     not_found: Page | None = None  # the page 404.html renders, Hugo's kind "404"
     related_index: Related | None = None
     errors: list[SourceError] = field(default_factory=list)
+    data: dict = field(default_factory=dict)  # site.data: the files of data/
 
     # --- template API --------------------------------------------------------
     @property
@@ -58,6 +61,34 @@ class Site:
         return self.config.params
 
     @property
+    def copyright(self) -> str:
+        return str(self.config.get("copyright") or "")
+
+    def param(self, key: str, default: Any = None) -> Any:
+        """Hugo's ``site.Param``: a site param by its key in any case, ``a.b`` for tables."""
+        value = lookup_param(self.config.params, key)
+        return default if value is None else value
+
+    @property
+    def google_analytics_id(self) -> str:
+        """The Google Analytics 4 ID the theme's head loads, as Hugo's internal template does:
+        ``services.googleAnalytics.id`` (or the older ``googleAnalytics``), never in ``matome
+        serve`` (the development environment), nor when ``privacy.googleAnalytics.disable``,
+        nor for an old Universal Analytics ID (UA-...)."""
+        config = self.config
+        privacy = _table(_table(config.get("privacy")).get("googleanalytics"))
+        if config.environment == "development" or privacy.get("disable") is True:
+            return ""
+        service = _table(_table(config.get("services")).get("googleanalytics"))
+        found = str(service.get("id") or config.get("googleanalytics") or "")
+        return "" if found.lower().startswith("ua-") else found
+
+    @property
+    def google_analytics_respects_do_not_track(self) -> bool:
+        privacy = _table(_table(self.config.get("privacy")).get("googleanalytics"))
+        return privacy.get("respectdonottrack") is True
+
+    @property
     def main_sections(self) -> list[str]:
         value = self.config.params.get("mainSections") or self.config.params.get("mainsections")
         if value:
@@ -72,8 +103,12 @@ class Site:
         return related_pages(self, page, limit)
 
 
+def _table(value: Any) -> dict:
+    return {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
 def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
-    errors: list[SourceError] = []
+    data, errors = load_site_data(config)
     home = next((p for p in loaded.pages if p.kind == "home"), None)
     if home is None:
         home = Page(
@@ -124,6 +159,7 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         build_date=now,
         by_path=by_path,
         errors=errors,
+        data=data,
     )
     site.related_index = build_related(config, regular)
     site.not_found = _not_found_page(config, site, home)
