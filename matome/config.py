@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .config_types import check_types, key_position
+from .content.page_dates import date_sources
 from .errors import SourceError, line_col
 
 CONFIG_EXTS = ("toml", "yaml", "yml", "json")
@@ -313,6 +314,9 @@ class SiteConfig:
     destination: str
     theme: str | list | None
     environment: str
+    # [frontmatter]: where each of date, lastmod, publishdate and expirydate comes from.
+    front_matter_dates: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    enable_git_info: bool = False
     files: list[str] = field(default_factory=list)
     # Keys matome does not use and values read as another type, each at its place.
     warnings: list[SourceError] = field(default_factory=list)
@@ -412,6 +416,8 @@ def _make_config(
         destination=flags.destination or str(tree.get("publishdir") or "public"),
         theme=tree.get("theme"),
         environment=environment,
+        front_matter_dates=date_sources(tree.get("frontmatter") or {}),
+        enable_git_info=bool(tree.get("enablegitinfo", False)),
         files=files,
     )
 

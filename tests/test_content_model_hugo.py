@@ -232,3 +232,79 @@ def test_a_data_file_hugo_refuses_fails_the_build_at_its_line(name, text, line):
         done = run_build(tool, src, src.parent / f"{tool}-out")
         assert done.returncode != 0, f"{tool} built a site with data/{name}"
     assert f"data/{name}:{line}:" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+# --- dates ---------------------------------------------------------------------------------------
+
+
+def test_date_keys_hugo_reads_by_default():
+    hugo, _ = assert_same("date-aliases")
+    assert hugo.probes["posts/only-modified/index.html"]["date"] == "2024-01-04T00:00:00Z"
+    assert "posts/unpublished/index.html" not in hugo.files  # unpublishdate is past
+
+
+def _fixed_mtimes(src: Path) -> None:
+    # The same modification time for both tools, whatever the checkout gave the files.
+    for n, path in enumerate(sorted((src / "content").rglob("*.md"))):
+        os.utime(path, (1_700_000_000 + n * 3600, 1_700_000_000 + n * 3600))
+
+
+def test_front_matter_date_sources_filename_and_file_mod_time():
+    hugo = build_prepared("hugo", prepare("front-matter-dates", "hugo", _fixed_mtimes))
+    matome = build_prepared("matome", prepare("front-matter-dates", "matome", _fixed_mtimes))
+    problems = differences(hugo, matome)
+    assert not problems, "\n".join(problems)
+    probe = hugo.probes["posts/my-post/index.html"]
+    assert probe["date"] == "2024-03-05T00:00:00Z" and probe["slug"] == "my-post"
+    assert "posts/2024-3-5-x/index.html" in hugo.files  # not a date: the name is the path
+
+
+GIT_COMMITS = [
+    # (files, author, author date, committer date, message)
+    (["content/posts/a.md", "content/posts/b.md", "hugo.toml"], "Ann Author <ann@example.org>",
+     "2022-02-03T04:05:06+09:00", "2022-03-04T05:06:07-05:00", "First commit subject\n\nbody"),
+    (["content/posts/b.md"], "Bo <bo@example.org>",
+     "2023-01-01T00:00:00+00:00", "2023-01-02T00:00:00+00:00", "Second"),
+]  # fmt: skip
+
+
+def _git_repo(src: Path) -> None:
+    """One repository with both tools' templates, so that both see the same commits."""
+    shutil.copytree(CASES / "probe" / "layouts", src / "layouts", dirs_exist_ok=True)
+    shutil.copytree(CASES / "probe" / "templates", src / "templates", dirs_exist_ok=True)
+    git = ["git", "-C", str(src), "-c", "user.name=x", "-c", "user.email=x@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    for files, author, authored, committed, message in GIT_COMMITS:
+        if files[0] == "content/posts/b.md":
+            page = src / files[0]
+            page.write_text(page.read_text(encoding="utf-8").replace("B.", "B, edited."))
+        subprocess.run([*git, "add", *files], check=True)
+        name, email = author[:-1].split(" <")
+        env = {
+            **os.environ,
+            "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": authored,
+            "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email,
+            "GIT_COMMITTER_DATE": committed,
+        }  # fmt: skip
+        subprocess.run([*git, "commit", "-q", "-m", message], check=True, env=env)
+
+
+def test_git_info_and_lastmod_from_git():
+    repo = prepare("git-info", "hugo", _git_repo)
+    copy = repo.parent / "matome-src"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(repo, copy, symlinks=True)
+    hugo, matome = build_prepared("hugo", repo), build_prepared("matome", copy)
+    problems = differences(hugo, matome)
+    assert not problems, "\n".join(problems)
+    a, b = hugo.probes["posts/a/index.html"], hugo.probes["posts/b/index.html"]
+    assert a["git_info"]["subject"] == "First commit subject"
+    assert a["lastmod"] == "2022-02-03T04:05:06+09:00"  # the author date
+    assert b["lastmod"] == "2023-01-01T00:00:00Z"  # git before front matter
+    assert hugo.probes["posts/untracked/index.html"]["git_info"] is None
+
+
+def test_git_info_without_a_repository_is_a_warning():
+    _, matome = build("git-info", "matome"), build("git-info", "matome")
+    assert "warning: enableGitInfo: " in matome.log, matome.log
+    assert matome.probes["posts/a/index.html"]["git_info"] is None

@@ -21,7 +21,9 @@ from ..errors import SourceError
 from .coerce import to_bool, to_int, to_str, to_str_list
 from .dates import parse_date, site_zone
 from .frontmatter import FrontMatter, split_front_matter
+from .gitinfo import GitInfo, read_git_info
 from .page import ZERO_DATE, FileInfo, Page
+from .page_dates import resolve_dates
 from .urls import (
     clean_url,
     escape_url_path,
@@ -70,6 +72,10 @@ def load_content(
         where = config.files[0] if config.files else str(config.source)
         result.errors.append(SourceError(where, 0, 0, f"{e}: use an IANA name such as Asia/Tokyo"))
         return result
+    git: dict[str, GitInfo] = {}
+    if config.enable_git_info:
+        git, git_warnings = read_git_info(root, config.files[0] if config.files else "config")
+        result.warnings += git_warnings
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not _is_ignored(d))
         directory = Path(dirpath)
@@ -86,7 +92,7 @@ def load_content(
                 r for r in _walk_files(directory) if _stays_inside(directory / r, root, result)
             ]
             resources.remove(leaf)
-            _load_file(config, zone, now, root, rel_dir, leaf, resources, result, on_page)
+            _load_file(config, zone, now, root, rel_dir, leaf, resources, result, on_page, git)
             dirnames[:] = []  # everything below a leaf bundle belongs to it
             continue
         branch = next((n for n in names if _stem(n) == "_index" and n.endswith(CONTENT_EXTS)), None)
@@ -95,7 +101,7 @@ def load_content(
                 resources = (
                     [n for n in names if not n.endswith(CONTENT_EXTS)] if name == branch else []
                 )
-                _load_file(config, zone, now, root, rel_dir, name, resources, result, on_page)
+                _load_file(config, zone, now, root, rel_dir, name, resources, result, on_page, git)
             elif not branch:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 result.static_files.append((directory / name, rel))
@@ -176,8 +182,10 @@ def _load_file(
     resources: list[str],
     result: LoadResult,
     on_page: Callable[[Page], None] | None = None,
+    git: dict[str, GitInfo] | None = None,
 ) -> None:
-    """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``."""
+    """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``;
+    ``git`` holds each file's last commit (``enableGitInfo``)."""
     rel = f"{rel_dir}/{name}" if rel_dir else name
     display = f"content/{rel}"
     path = root / rel
@@ -185,7 +193,8 @@ def _load_file(
         text = read_text(path, display)
         fm = split_front_matter(text, display)
         warnings: list[SourceError] = []
-        page = _make_page(config, zone, rel_dir, name, path, fm, display, warnings)
+        git_info = (git or {}).get(f"{rel_dir}/{name}" if rel_dir else name)
+        page = _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_info)
         result.warnings += warnings
     except SourceError as e:
         result.errors.append(e)
@@ -219,7 +228,7 @@ def _left_out(page: Page, config: SiteConfig, now: datetime) -> bool:
     return page.expiry_date != ZERO_DATE and page.expiry_date <= now and not config.build_expired
 
 
-def _make_page(config, zone, rel_dir, name, path, fm, display, warnings) -> Page:
+def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_info=None) -> Page:
     data = fm.data
     params = dict(data)
     lower = {str(k).lower(): v for k, v in data.items()}
@@ -253,11 +262,15 @@ def _make_page(config, zone, rel_dir, name, path, fm, display, warnings) -> Page
     content_base = (
         (rel_dir.rsplit("/", 1)[-1] if rel_dir else "") if (is_leaf or is_branch) else stem
     )
-    dates = {
-        key: _date(lower, key, zone, display, fm)
-        for key in ("date", "publishdate", "lastmod", "expirydate")
-    }
-    date = dates["date"] or dates["publishdate"] or ZERO_DATE
+    dates = resolve_dates(
+        config.front_matter_dates,
+        lambda key: _date(lower, key, zone, display, fm),
+        path,
+        content_base,
+        zone,
+        git_info,
+    )
+    date = dates.date or ZERO_DATE
     kind = "page"
     if is_branch:
         kind = "home" if not rel_dir else "section"
@@ -275,13 +288,13 @@ def _make_page(config, zone, rel_dir, name, path, fm, display, warnings) -> Page
         type=read("type", to_str, "text", "") or section or "page",
         layout=read("layout", to_str, "text", ""),
         date=date,
-        lastmod=dates["lastmod"] or date,
-        publish_date=dates["publishdate"] or date,
-        expiry_date=dates["expirydate"] or ZERO_DATE,
+        lastmod=dates.lastmod or date,
+        publish_date=dates.publishdate or date,
+        expiry_date=dates.expirydate or ZERO_DATE,
         draft=read("draft", to_bool, "true or false", False),
         weight=read("weight", to_int, "a whole number", 0),
         # Hugo trims hyphens from a slug (and keeps other characters for the path to drop).
-        slug=read("slug", to_str, "text", "").strip("-"),
+        slug=read("slug", to_str, "text", "").strip("-") or dates.slug,
         link_title=read("linktitle", to_str, "text", ""),
         description=read("description", to_str, "text", ""),
         aliases=aliases,
@@ -298,6 +311,7 @@ def _make_page(config, zone, rel_dir, name, path, fm, display, warnings) -> Page
         is_cjk_language=is_cjk_language(config, fm, display, warnings),
     )
     page.url_override = read("url", to_str, "text", "")
+    page.git_info = git_info
     outputs = lower.get("outputs")
     if isinstance(outputs, str):
         outputs = [outputs]

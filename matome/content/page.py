@@ -224,6 +224,7 @@ class Page:
     resource_names: list[str] = field(default_factory=list)  # bundle files, set by the loader
     site_params: dict = field(default_factory=dict)
     site: Any = None  # the Site this page belongs to, set by the site graph
+    git_info: Any = None  # the file's last commit (content/gitinfo.py), with enableGitInfo
 
     @functools.cached_property
     def comment_count(self) -> int:

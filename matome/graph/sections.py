@@ -5,6 +5,7 @@ Hugo gives sections and taxonomies that have no ``_index.md``."""
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 
 from ..config import SiteConfig
 from ..content.loader import set_location
@@ -128,7 +129,15 @@ def parent_section(page: Page, sections: dict[str, Page], home: Page) -> Page:
     return home
 
 
-def link_children(home: Page, sections: dict[str, Page], regular: list[Page]) -> None:
+def newest_published(pages: list[Page], now: datetime) -> datetime:
+    """A list page's publish date as Hugo gives it: its newest page's that is not in the
+    future (zero when every page is)."""
+    return max((p.publish_date for p in pages if p.publish_date <= now), default=ZERO_DATE)
+
+
+def link_children(
+    home: Page, sections: dict[str, Page], regular: list[Page], now: datetime
+) -> None:
     for key, section in sections.items():
         parent_key = key.rsplit("/", 1)[0] if "/" in key else ""
         section.parent = sections.get(parent_key, home) if parent_key else home
@@ -145,7 +154,7 @@ def link_children(home: Page, sections: dict[str, Page], regular: list[Page]) ->
         if not node.date:
             node.date = latest
         if not node.publish_date:
-            node.publish_date = node.date
+            node.publish_date = newest_published(node.pages, now)
         if not node.lastmod or node.lastmod < latest_mod:
             node.lastmod = max(node.lastmod, latest_mod)
 

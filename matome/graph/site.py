@@ -130,10 +130,10 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         if section.file:
             section.resources = page_resources(section, config)
     regular = sort_pages(regular)
-    link_children(home, sections, regular)
+    link_children(home, sections, regular, now)
     link_prev_next(regular)
     taxonomies, taxonomy_pages, term_pages = make_taxonomies(
-        config, regular + list(sections.values())
+        config, regular + list(sections.values()), now
     )
     all_pages = [home, *sort_pages(list(sections.values())), *regular]
     for plural, tax_page in taxonomy_pages.items():

@@ -3,12 +3,14 @@ their pages, and each page's terms in its front matter's order."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..config import SiteConfig
 from ..content.loader import set_location
 from ..content.page import ZERO_DATE, Page, Term
 from ..content.urls import sanitize_path, urlize
 from .order import sort_pages
-from .sections import list_title, title_case
+from .sections import list_title, newest_published, title_case
 
 
 def term_values(page: Page, plural: str) -> list[str]:
@@ -23,7 +25,7 @@ def term_values(page: Page, plural: str) -> list[str]:
     return [str(value)]
 
 
-def make_taxonomies(config: SiteConfig, pages: list[Page]):
+def make_taxonomies(config: SiteConfig, pages: list[Page], now: datetime):
     taxonomies: dict[str, list[Term]] = {}
     taxonomy_pages: dict[str, Page] = {}
     term_pages: dict[str, list[Page]] = {}
@@ -68,12 +70,12 @@ def make_taxonomies(config: SiteConfig, pages: list[Page]):
             term_page.pages = term_page.regular_pages
             term_page.parent = tax_page
             term_page.date = max((p.date for p in term_page.pages), default=ZERO_DATE)
-            term_page.publish_date = term_page.date
+            term_page.publish_date = newest_published(term_page.pages, now)
             term_page.lastmod = max((p.lastmod for p in term_page.pages), default=ZERO_DATE)
         terms = sort_pages(list(by_key.values()))
         tax_page.pages = terms
         tax_page.date = max((t.date for t in terms), default=ZERO_DATE)
-        tax_page.publish_date = tax_page.date
+        tax_page.publish_date = newest_published(terms, now)
         tax_page.lastmod = max((t.lastmod for t in terms), default=ZERO_DATE)
         taxonomy_pages[plural] = tax_page
         term_pages[plural] = terms
