@@ -317,6 +317,7 @@ class SiteConfig:
     # [frontmatter]: where each of date, lastmod, publishdate and expirydate comes from.
     front_matter_dates: dict[str, tuple[str, ...]] = field(default_factory=dict)
     enable_git_info: bool = False
+    disable_kinds: frozenset[str] = frozenset()  # home, page, section, taxonomy, term, rss, ...
     files: list[str] = field(default_factory=list)
     # Keys matome does not use and values read as another type, each at its place.
     warnings: list[SourceError] = field(default_factory=list)
@@ -418,6 +419,7 @@ def _make_config(
         environment=environment,
         front_matter_dates=date_sources(tree.get("frontmatter") or {}),
         enable_git_info=bool(tree.get("enablegitinfo", False)),
+        disable_kinds=frozenset(str(k).lower() for k in tree.get("disablekinds") or []),
         files=files,
     )
 

@@ -308,3 +308,70 @@ def test_git_info_without_a_repository_is_a_warning():
     _, matome = build("git-info", "matome"), build("git-info", "matome")
     assert "warning: enableGitInfo: " in matome.log, matome.log
     assert matome.probes["posts/a/index.html"]["git_info"] is None
+
+
+# --- build options, headless bundles, taxonomy _index.md, disableKinds -------------------------
+
+
+def test_build_options_headless_bundles_and_cascade_targets():
+    hugo, _ = assert_same("build-options")
+    assert "posts/headless/index.html" not in hugo.files  # headless: no page...
+    assert "posts/headless/h.txt" in hugo.files  # ...but its files are published
+    posts = hugo.probes["posts/index.html"]["regular_pages"]
+    assert "/posts/link-bundle/" in posts and "/posts/unlisted/" not in posts
+    assert "/posts/link-bundle/" not in hugo.probes["index.html"]["site_regular_pages"]
+    assert hugo.probes["docs/sub/b/index.html"]["custom"] == "from cascade"
+    assert hugo.probes["docs/index.html"]["custom"] is None  # target kind = "page"
+    assert hugo.probes["tags/go/index.html"]["title"] == "The Go language"  # its _index.md
+
+
+def test_publish_resources_false_leaves_the_files_out():
+    def add(src: Path) -> None:
+        bundle = src / "content/posts/nopublish"
+        bundle.mkdir()
+        (bundle / "index.md").write_text(
+            '+++\ntitle = "NP"\n[build]\n  publishResources = false\n+++\n', encoding="utf-8"
+        )
+        (bundle / "p.txt").write_text("p", encoding="utf-8")
+
+    matome = build_prepared("matome", prepare("build-options", "matome", add))
+    assert "posts/nopublish/index.html" in matome.files
+    assert "posts/nopublish/p.txt" not in matome.files
+    assert matome.probes["posts/nopublish/index.html"]["resources"][0]["name"] == "p.txt"
+
+
+def test_underscore_build_fails_as_in_hugo():
+    def add(src: Path) -> None:
+        (src / "content/posts/old.md").write_text(
+            '+++\ntitle = "Old"\n[_build]\n  list = "never"\n+++\n', encoding="utf-8"
+        )
+
+    for tool in ("hugo", "matome"):
+        src = prepare("build-options", tool, add)
+        done = run_build(tool, src, src.parent / f"{tool}-out")
+        assert done.returncode != 0, f"{tool} built a page with _build"
+    assert "content/posts/old.md:3:2: error: _build is no longer read" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        ["taxonomy"],
+        ["term"],
+        ["taxonomy", "term"],
+        ["rss", "sitemap", "robotstxt", "404"],
+        ["section"],
+        ["page"],
+        ["home"],
+    ],
+)
+def test_disable_kinds(kinds):
+    def config(src: Path) -> None:
+        with (src / "hugo.toml").open("a", encoding="utf-8") as f:
+            f.write(f"enableRobotsTXT = true\ndisableKinds = {json.dumps(kinds)}\n")
+
+    hugo = build_prepared("hugo", prepare("kinds-site", "hugo", config))
+    matome = build_prepared("matome", prepare("kinds-site", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"disableKinds = {kinds}\n" + "\n".join(problems)
+    assert hugo.files, "Hugo wrote nothing"

@@ -253,6 +253,10 @@ def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_inf
             )
         return value
 
+    if "_build" in lower:
+        # Hugo 0.145 removed it, and fails the build: the table is named build now.
+        line, col = fm.key_position(next(str(k) for k in data if str(k).lower() == "_build"))
+        raise SourceError(display, line, col, "_build is no longer read: rename it to build")
     title = read("title", to_str, "text", None)
     if not fm.format:
         title, body, fm.body_line = _title_from_first_line(body)

@@ -225,6 +225,10 @@ class Page:
     site_params: dict = field(default_factory=dict)
     site: Any = None  # the Site this page belongs to, set by the site graph
     git_info: Any = None  # the file's last commit (content/gitinfo.py), with enableGitInfo
+    # Build options (graph/build_options.py): whether the page is written and listed.
+    render: str = "always"  # always, never, link
+    list_mode: str = "always"  # always, never, local
+    publish_resources: bool = True
 
     @functools.cached_property
     def comment_count(self) -> int:

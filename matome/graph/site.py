@@ -13,8 +13,9 @@ from typing import Any
 from ..config import SiteConfig
 from ..content.data import load_site_data
 from ..content.loader import LoadResult, page_url, set_location
-from ..content.page import Page, Term, lookup_param
+from ..content.page import ZERO_DATE, Page, Term, lookup_param
 from ..errors import SourceError
+from .build_options import apply_build_options
 from .menus import MenuEntry, make_menus
 from .order import sort_pages
 from .pagination import paginate
@@ -22,7 +23,7 @@ from .paths import index_paths, lookup_page
 from .related import Related, build_related, related_pages
 from .resources import normalize_alias, page_resources
 from .sections import apply_cascade, link_children, link_prev_next, make_sections, parent_section
-from .taxonomies import make_taxonomies
+from .taxonomies import make_taxonomies, taxonomy_indexes
 
 
 @dataclass
@@ -117,9 +118,16 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
     if not home.title:
         home.title = config.title
     set_location(home, "/", config)
-    apply_cascade(loaded.pages)
-    sections = make_sections(config, loaded.pages, home)
-    regular = [p for p in loaded.pages if p.kind == "page"]
+    apply_cascade(loaded.pages, config.environment)
+    warnings: list[SourceError] = []  # reported with the loader's
+    for page in loaded.pages:
+        apply_build_options(page, warnings)
+    loaded.warnings += warnings
+    disabled = config.disable_kinds
+    pages, taxonomy_lists, term_indexes = taxonomy_indexes(config, loaded.pages)
+    sections = make_sections(config, pages, home)
+    # With "page" disabled Hugo makes no regular page, but the folders are sections still.
+    regular = [p for p in pages if p.kind == "page" and "page" not in disabled]
     for page in [*regular, *[s for s in sections.values() if s.file]]:
         set_location(page, page_url(page, config), config)
     for page in regular:
@@ -130,11 +138,23 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         if section.file:
             section.resources = page_resources(section, config)
     regular = sort_pages(regular)
-    link_children(home, sections, regular, now)
-    link_prev_next(regular)
+    # Build options: a page listed nowhere is still rendered (and found by get_page).
+    in_sections = [p for p in regular if p.list_mode != "never"]
+    site_regular = [p for p in in_sections if p.list_mode == "always"]
+    link_children(home, sections, in_sections, now, [p for p in regular if p.list_mode == "never"])
+    link_prev_next(site_regular)
+    listed = [p for p in [*regular, *sections.values()] if p.list_mode != "never"]
     taxonomies, taxonomy_pages, term_pages = make_taxonomies(
-        config, regular + list(sections.values()), now
+        config, [p for p in listed if p.render != "never"], now, taxonomy_lists, term_indexes
     )
+    if "term" in disabled:
+        for plural, tax_page in taxonomy_pages.items():
+            tax_page.pages, term_pages[plural], taxonomies[plural] = [], [], []
+            tax_page.date = tax_page.lastmod = tax_page.publish_date = ZERO_DATE
+    if "section" in disabled:
+        for node in [home, *sections.values()]:
+            node.pages = [p for p in node.pages if p.kind != "section"]
+            node.sections = []
     all_pages = [home, *sort_pages(list(sections.values())), *regular]
     for plural, tax_page in taxonomy_pages.items():
         all_pages.append(tax_page)
@@ -144,14 +164,22 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         page.site_params = config.params
         if not page.outputs:
             page.outputs = list(config.outputs.get(page.kind, ["html"]))
+        if page.render != "always" or page.kind in disabled:
+            page.outputs, page.aliases = [], []  # no file (and no redirect to it)
+        if "rss" in disabled:
+            page.outputs = [f for f in page.outputs if f != "rss"]
+        if page.render == "never":
+            page.rel_permalink = page.permalink = ""
     by_path = index_paths(all_pages)
     menus = make_menus(config, by_path, errors)
     site = Site(
         config=config,
         home=home,
         pages=all_pages,
-        regular_pages=regular,
-        sections=sort_pages([s for s in sections.values() if s.parent is home]),
+        regular_pages=site_regular,
+        sections=[]
+        if "section" in disabled
+        else sort_pages([s for s in sections.values() if s.parent is home]),
         taxonomies=taxonomies,
         taxonomy_pages=taxonomy_pages,
         menus=menus,
@@ -161,7 +189,7 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         errors=errors,
         data=data,
     )
-    site.related_index = build_related(config, regular)
+    site.related_index = build_related(config, site_regular)
     site.not_found = _not_found_page(config, site, home)
     for page in all_pages:
         page.site = site

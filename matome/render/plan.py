@@ -53,12 +53,16 @@ def plan_outputs(
             outputs.append(
                 Output("alias", output_path_for(alias), target=page.permalink, origin=origin)
             )
-        for res in page.resources:
-            outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
-    outputs.append(Output("sitemap", _sitemap_name(config), origin="sitemap"))
-    if config.enable_robots_txt:
+        if page.publish_resources:  # front matter build.publishResources
+            for res in page.resources:
+                outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
+    disabled = config.disable_kinds
+    if "sitemap" not in disabled:
+        outputs.append(Output("sitemap", _sitemap_name(config), origin="sitemap"))
+    if config.enable_robots_txt and "robotstxt" not in disabled:
         outputs.append(Output("robots", "robots.txt", origin="robots.txt"))
-    outputs.append(Output("404", "404.html", origin="404"))
+    if "404" not in disabled:
+        outputs.append(Output("404", "404.html", origin="404"))
     for source, rel in site.static_content:
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
     outputs.extend(generated)
