@@ -318,6 +318,7 @@ class SiteConfig:
     front_matter_dates: dict[str, tuple[str, ...]] = field(default_factory=dict)
     enable_git_info: bool = False
     disable_kinds: frozenset[str] = frozenset()  # home, page, section, taxonomy, term, rss, ...
+    ugly_urls: bool | dict = False  # uglyURLs: for every page, or {section: bool}
     files: list[str] = field(default_factory=list)
     # Keys matome does not use and values read as another type, each at its place.
     warnings: list[SourceError] = field(default_factory=list)
@@ -420,6 +421,7 @@ def _make_config(
         front_matter_dates=date_sources(tree.get("frontmatter") or {}),
         enable_git_info=bool(tree.get("enablegitinfo", False)),
         disable_kinds=frozenset(str(k).lower() for k in tree.get("disablekinds") or []),
+        ugly_urls=tree.get("uglyurls") or False,
         files=files,
     )
 

@@ -375,3 +375,36 @@ def test_disable_kinds(kinds):
     problems = differences(hugo, matome)
     assert not problems, f"disableKinds = {kinds}\n" + "\n".join(problems)
     assert hugo.files, "Hugo wrote nothing"
+
+
+@pytest.mark.parametrize(
+    "setting",
+    ["uglyURLs = true\n[pagination]\n  pagerSize = 1\n", "[uglyURLs]\n  posts = true\n"],
+)
+def test_ugly_urls(setting):
+    def config(src: Path) -> None:
+        with (src / "hugo.toml").open("a", encoding="utf-8") as f:
+            f.write(setting)
+        bundle = src / "content/posts/bund"
+        bundle.mkdir()
+        (bundle / "index.md").write_text(
+            '+++\ntitle = "Bund"\ndate = 2024-01-03\ntags = ["x"]\n+++\n', encoding="utf-8"
+        )
+        (bundle / "r.txt").write_text("r", encoding="utf-8")
+
+    hugo = build_prepared("hugo", prepare("kinds-site", "hugo", config))
+    matome = build_prepared("matome", prepare("kinds-site", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"{setting}\n" + "\n".join(problems)
+    assert {"posts/a.html", "posts/bund/r.txt", "old-a.html"} <= hugo.files
+
+
+def test_headless_home():
+    def config(src: Path) -> None:
+        (src / "content/_index.md").write_text('+++\ntitle = "Home"\nheadless = true\n+++\n')
+
+    hugo = build_prepared("hugo", prepare("kinds-site", "hugo", config))
+    matome = build_prepared("matome", prepare("kinds-site", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, "\n".join(problems)
+    assert "index.html" not in hugo.files and "posts/a/index.html" in hugo.files

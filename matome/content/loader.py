@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import unquote
 
 from ..config import SiteConfig
 from ..errors import SourceError
@@ -436,6 +437,11 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
     if not expanded.endswith("/") and "." not in expanded.rsplit("/", 1)[-1]:
         expanded += "/"
     return expanded
+
+
+def unescaped_path(rel_permalink: str, config: SiteConfig) -> str:
+    """The unescaped URL path of a location ``set_location`` gave, without the base path."""
+    return unquote(rel_permalink.removeprefix(config.base_path))
 
 
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:

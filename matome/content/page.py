@@ -229,6 +229,7 @@ class Page:
     render: str = "always"  # always, never, link
     list_mode: str = "always"  # always, never, local
     publish_resources: bool = True
+    ugly: bool = False  # uglyURLs: /posts/a.html for a page, /posts/index.html for a list
 
     @functools.cached_property
     def comment_count(self) -> int:
@@ -248,6 +249,14 @@ class Page:
     @property
     def summary(self) -> Markup:
         return Markup(self.summary_html)
+
+    @property
+    def output_dir(self) -> str:
+        """The folder of the page's other files (feeds, pagers): ``posts/a`` for both
+        ``posts/a/index.html`` and an ugly ``posts/a.html``."""
+        if self.out_path == "index.html" or self.out_path.endswith("/index.html"):
+            return self.out_path[: -len("index.html")].rstrip("/")
+        return self.out_path.rsplit(".", 1)[0]
 
     @property
     def is_page(self) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..config import SiteConfig
 from ..content.data import load_site_data
-from ..content.loader import LoadResult, page_url, set_location
+from ..content.loader import LoadResult, page_url, set_location, unescaped_path
 from ..content.page import ZERO_DATE, Page, Term, lookup_param
 from ..errors import SourceError
 from .build_options import apply_build_options
@@ -104,6 +104,25 @@ class Site:
         return related_pages(self, page, limit)
 
 
+def _is_ugly(page: Page, setting: bool | dict) -> bool:
+    if isinstance(setting, dict):
+        return any(str(k).lower() == page.section.lower() and v is True for k, v in setting.items())
+    return setting is True and page.kind != "404"
+
+
+def make_ugly(page: Page, config: SiteConfig) -> None:
+    """uglyURLs: a page or term at ``/posts/a.html`` (its aliases files too), a list page at
+    ``/posts/index.html``; bundle files stay in the bundle's folder."""
+    page.ugly = True
+    path = unescaped_path(page.rel_permalink, config)
+    if page.kind in ("page", "term") and path.endswith("/") and path != "/":
+        path = path[:-1] + ".html"
+        page.aliases = [a if a.endswith(".html") else f"{a}.html" for a in page.aliases]
+    elif path.endswith("/"):
+        path += "index.html"
+    set_location(page, path, config)
+
+
 def _table(value: Any) -> dict:
     return {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else {}
 
@@ -168,8 +187,15 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
             page.outputs, page.aliases = [], []  # no file (and no redirect to it)
         if "rss" in disabled:
             page.outputs = [f for f in page.outputs if f != "rss"]
+        if _is_ugly(page, config.ugly_urls):
+            make_ugly(page, config)
         if page.render == "never":
             page.rel_permalink = page.permalink = ""
+    if config.ugly_urls:  # terms were named before their pages moved
+        for term in [t for terms in taxonomies.values() for t in terms] + [
+            t for p in all_pages for terms in p.page_terms.values() for t in terms
+        ]:
+            term.url = term.page.rel_permalink
     by_path = index_paths(all_pages)
     menus = make_menus(config, by_path, errors)
     site = Site(

@@ -46,7 +46,7 @@ def plan_outputs(
                 if page.kind in LIST_KINDS and page.pagers:
                     outputs.extend(_pager_outputs(page, origin))
             elif fmt in FORMAT_FILES:
-                base = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
+                base = page.output_dir
                 path = f"{base}/{FORMAT_FILES[fmt]}" if base else FORMAT_FILES[fmt]
                 outputs.append(Output("page", path, page.index, fmt=fmt, origin=origin))
         for alias in page.aliases:
@@ -81,11 +81,15 @@ def _origin(page) -> str:
 
 def _pager_outputs(page, origin: str) -> list[Output]:
     out = []
-    base = page.out_path[: -len("index.html")]
+    base = f"{page.output_dir}/" if page.output_dir else ""
+    # An ugly term's pagers are files (tags/go/page/2.html), other lists' folders.
+    leaf = page.ugly and page.kind == "term"
     # Hugo writes page/1/ as a redirect to the list itself.
-    out.append(Output("alias", f"{base}page/1/index.html", target=page.permalink, origin=origin))
+    first = f"{base}page/1.html" if leaf else f"{base}page/1/index.html"
+    out.append(Output("alias", first, target=page.permalink, origin=origin))
     for pager in page.pagers[1:]:
-        path = f"{base}page/{pager.number}/index.html"
+        n = pager.number
+        path = f"{base}page/{n}.html" if leaf else f"{base}page/{n}/index.html"
         out.append(Output("pager", path, page.index, pager=pager.number, origin=origin))
     return out
 
