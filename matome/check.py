@@ -131,8 +131,11 @@ def check_site(source: Path, prefix: str = "") -> tuple[list[Finding], int]:
         prefix=prefix,
         findings=[],
     )
-    for warning in config.warnings:
-        ctx.add(warning.path, warning.line, warning.col, "config", warning.message)
+    for warning in config.warnings:  # named like the content files: from the site's folder
+        where = Path(warning.path)
+        if where.is_absolute() and where.is_relative_to(config.source):
+            where = where.relative_to(config.source)
+        ctx.add(f"{prefix}{where.as_posix()}", warning.line, warning.col, "config", warning.message)
     content = config.source / str(config.get("contentdir") or "content")
     sources: dict[int, list[tuple[str, int, int]]] = {}
     files = content_files(content)

@@ -13,7 +13,7 @@ from typing import Any
 from ..config import SiteConfig
 from ..content.data import load_site_data
 from ..content.loader import LoadResult, page_url, set_location, unescaped_path
-from ..content.page import ZERO_DATE, Page, Term, lookup_param
+from ..content.page import ZERO_DATE, Page, Term
 from ..errors import SourceError
 from .build_options import apply_build_options
 from .menus import MenuEntry, make_menus
@@ -64,11 +64,6 @@ class Site:
     @property
     def copyright(self) -> str:
         return str(self.config.get("copyright") or "")
-
-    def param(self, key: str, default: Any = None) -> Any:
-        """Hugo's ``site.Param``: a site param by its key in any case, ``a.b`` for tables."""
-        value = lookup_param(self.config.params, key)
-        return default if value is None else value
 
     @property
     def google_analytics_id(self) -> str:
