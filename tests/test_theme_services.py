@@ -80,7 +80,13 @@ def test_no_google_analytics_in_development_when_disabled_or_universal(tmp_path)
 
 
 def test_sitemap_leaves_out_blowfishs_excluded_kinds(tmp_path):
-    out = built(site(tmp_path / "s", '[params.sitemap]\nexcludedKinds = ["taxonomy", "term"]\n'))
+    root = site(tmp_path / "s", "")
+    # As the real blog (Blowfish) sets it: in config/_default/params.toml.
+    (root / "config/_default").mkdir(parents=True)
+    (root / "config/_default/params.toml").write_text(
+        '[sitemap]\n  excludedKinds = ["taxonomy", "term"]\n', encoding="utf-8"
+    )
+    out = built(root)
     urls = re.findall(r"<loc>([^<]+)</loc>", (out / "sitemap.xml").read_text(encoding="utf-8"))
     assert "https://example.org/posts/a/" in urls and "https://example.org/posts/" in urls
     assert not [u for u in urls if "/tags/" in u or "/categories/" in u], urls
