@@ -19,6 +19,8 @@ Kinds (severity):
 - ``bad-createdat`` (error): a ``createdAt`` that is not a date.
 - ``empty-tags``, ``placeholder-tags`` (warning): ``tags = []``, or tags such as
   ``tag1``, ``TODO``, ``xxx`` left from a template.
+- ``config`` (warning): a config key matome does not use, or a config value of
+  another type that is read as Hugo reads it.
 - ``duplicate-hn-item`` (warning): the Hacker News item an article quotes (its
   first ``news.ycombinator.com/item?id=`` link) is quoted by another article.
 - ``ref-not-found`` (error): a ``ref``/``relref`` whose page does not exist.
@@ -64,6 +66,7 @@ SEVERITY = {
     "empty-tags": "warning",
     "placeholder-tags": "warning",
     "duplicate-hn-item": "warning",
+    "config": "warning",
     "ref-not-found": "error",
     "broken-link": "error",
 }
@@ -128,6 +131,11 @@ def check_site(source: Path, prefix: str = "") -> tuple[list[Finding], int]:
         prefix=prefix,
         findings=[],
     )
+    for warning in config.warnings:  # named like the content files: from the site's folder
+        where = Path(warning.path)
+        if where.is_absolute() and where.is_relative_to(config.source):
+            where = where.relative_to(config.source)
+        ctx.add(f"{prefix}{where.as_posix()}", warning.line, warning.col, "config", warning.message)
     content = config.source / str(config.get("contentdir") or "content")
     sources: dict[int, list[tuple[str, int, int]]] = {}
     files = content_files(content)

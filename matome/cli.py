@@ -167,7 +167,7 @@ def run_build(args: argparse.Namespace) -> int:
         )
         return 1
     except SourceError as err:
-        print(f"{err}", file=sys.stderr)
+        print(f"{err.path}:{err.line}:{err.col}: error: {err.message}", file=sys.stderr)
         print("Error: nothing was published, the previous site is unchanged.", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

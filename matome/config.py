@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .config_types import check_types, key_position
+from .content.page_dates import date_sources
 from .errors import SourceError, line_col
 
 CONFIG_EXTS = ("toml", "yaml", "yml", "json")
@@ -31,6 +33,34 @@ ROOT_NAMES = ("hugo", "config")
 
 # Hugo's defaults for the keys matome reads; anything else is passed through.
 DEFAULT_TAXONOMIES = {"tag": "tags", "category": "categories"}
+# Every top-level key matome acts on (read by the build, by its default theme, or kept for
+# templates, such as ``params``). Any other key is reported once as not used.
+ACTED_ON = frozenset(
+    {
+        # site
+        "baseurl", "title", "copyright", "theme", "themesdir", "params",
+        # folders
+        "contentdir", "assetdir", "publishdir", "datadir",
+        # content
+        "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
+        "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
+        "uglyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        # outputs
+        "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
+        "imaging", "menus", "menu",
+        # languages and translations
+        "languages", "languagecode", "defaultcontentlanguage",
+        "defaultcontentlanguageinsubdir", "disablelanguages", "languagename",
+        "enablemissingtranslationplaceholders", "i18ndir",
+        # ref and relref
+        "reflinkserrorlevel", "reflinksnotfoundurl",
+        # services the theme's head uses
+        "services", "privacy", "googleanalytics",
+        # matome's own settings
+        "matome",
+    }
+)  # fmt: skip
+
 DEFAULT_OUTPUTS = {
     "home": ["html", "rss"],
     "section": ["html", "rss"],
@@ -51,8 +81,11 @@ def load_data_file(path: Path) -> dict:
         raise SourceError(str(path), 0, 0, f"not valid UTF-8: {e}") from e
 
 
-def parse_data(text: str, fmt: str, path: str, line_offset: int = 0) -> dict:
+def parse_data(
+    text: str, fmt: str, path: str, line_offset: int = 0, tables_only: bool = True
+) -> dict:
     """Parse TOML/YAML/JSON text into a dict, turning parser errors into SourceErrors.
+    A data file (``tables_only=False``) may also hold a list.
 
     Lines and columns count ``\\n`` only (as ``path:line:col`` everywhere in matome),
     not YAML's other line breaks; ``line_offset`` is added to the line.
@@ -78,7 +111,7 @@ def parse_data(text: str, fmt: str, path: str, line_offset: int = 0) -> dict:
         raise SourceError(path, 1 + line_offset, 1, f"invalid {name}: nested too deeply") from None
     if data is None:
         return {}
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) and (tables_only or not isinstance(data, list)):
         raise SourceError(
             path, 1 + line_offset, 1, f"expected a table of keys, got {type(data).__name__}"
         )
@@ -122,6 +155,17 @@ def _safe_loader() -> type:
                     None, None, f"cannot read {what}: {e}", node.start_mark
                 ) from e
 
+    # YAML 1.2's booleans, as Hugo reads YAML: yes, no, on and off are text (``draft: yes``
+    # is the string "yes", which Hugo reads as false).
+    SafeLoader.yaml_implicit_resolvers = {
+        first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:bool"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    SafeLoader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool",
+        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        list("tTfF"),
+    )
     return SafeLoader
 
 
@@ -187,16 +231,21 @@ def _find_root_file(source: Path) -> Path | None:
     return None
 
 
-def _load_config_dir(directory: Path) -> dict:
-    """Merge every file of a ``config/<env>/`` folder into one tree."""
+def _load_config_dir(directory: Path, origins: dict[str, Path]) -> dict:
+    """Merge every file of a ``config/<env>/`` folder into one tree; ``origins`` is told
+    which file set each top-level key."""
     tree: dict = {}
-    files = sorted(p for p in directory.iterdir() if p.suffix.lstrip(".") in CONFIG_EXTS)
+    files = sorted(
+        p for p in directory.iterdir() if p.suffix.lstrip(".") in CONFIG_EXTS and p.is_file()
+    )
     for path in files:
         data = lower_keys(load_data_file(path))
         parts = path.stem.lower().split(".")
         if parts[0] in ROOT_NAMES and len(parts) == 1:
             tree = merge(tree, data)
-        elif len(parts) == 1:
+            origins.update(dict.fromkeys(data, path))
+            continue
+        if len(parts) == 1:
             tree = merge(tree, {parts[0]: _unwrap(parts[0], data)})
         elif parts[0] == "languages":
             tree = merge(tree, {"languages": {parts[1]: data}})
@@ -204,6 +253,7 @@ def _load_config_dir(directory: Path) -> dict:
             # menus.ja.toml: the menus of language ja
             key, lang = parts[0], parts[1]
             tree = merge(tree, {"languages": {lang: {key: _unwrap(key, data)}}})
+        origins[parts[0] if len(parts) == 1 else "languages"] = path
     return tree
 
 
@@ -288,6 +338,11 @@ class SiteConfig:
     destination: str
     theme: str | list | None
     environment: str
+    # [frontmatter]: where each of date, lastmod, publishdate and expirydate comes from.
+    front_matter_dates: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    enable_git_info: bool = False
+    disable_kinds: frozenset[str] = frozenset()  # home, page, section, taxonomy, term, rss, ...
+    ugly_urls: bool | dict = False  # uglyURLs: for every page, or {section: bool}
     files: list[str] = field(default_factory=list)
     # Every language built, in Hugo's order (weight, then code; the language itself when
     # the site has one); ``language`` is one of them.
@@ -304,6 +359,9 @@ class SiteConfig:
         ``defaultContentLanguageInSubdir``."""
         return len(self.languages) > 1 or bool(self.language.prefix)
 
+    # Keys matome does not use and values read as another type, each at its place.
+    warnings: list[SourceError] = field(default_factory=list)
+
     @property
     def base_path(self) -> str:
         """The path part of baseURL without its final slash: "" or "/blog"."""
@@ -319,17 +377,39 @@ def load_config(source: Path, flags: Flags | None = None) -> SiteConfig:
     environment = flags.environment or os.environ.get("HUGO_ENVIRONMENT") or "production"
     tree: dict = {}
     files: list[str] = []
+    origins: dict[str, Path] = {}
     root = _find_root_file(source)
     if root:
         tree = lower_keys(load_data_file(root))
         files.append(str(root))
+        origins.update(dict.fromkeys(tree, root))
     config_dir = source / "config"
     for sub in ("_default", environment):
         directory = config_dir / sub
         if directory.is_dir():
-            tree = merge(tree, _load_config_dir(directory))
+            tree = merge(tree, _load_config_dir(directory, origins))
             files.append(str(directory))
-    return _make_config(source, tree, flags, environment, files)
+    errors, warnings = check_types(tree, origins.get)
+    if errors:
+        raise errors[0]
+    warnings += _unused_keys(tree, origins)
+    config = _make_config(source, tree, flags, environment, files)
+    config.warnings.extend(warnings)
+    return config
+
+
+def _unused_keys(tree: dict, origins: dict[str, Path]) -> list[SourceError]:
+    """A warning for each top-level key matome does not act on, where it is set."""
+    warnings = []
+    for key in tree:
+        if isinstance(key, str) and key in ACTED_ON:
+            continue
+        file = origins.get(key)
+        path, (line, col) = (
+            (str(file), key_position(file, [str(key)])) if file else ("config", (1, 1))
+        )
+        warnings.append(SourceError(path, line, col, f"{key!r} is not used by matome", "warning"))
+    return warnings
 
 
 def _make_config(
@@ -346,7 +426,8 @@ def _make_config(
         taxonomies = dict(DEFAULT_TAXONOMIES)
     outputs = dict(DEFAULT_OUTPUTS)
     for kind, formats in (tree.get("outputs") or {}).items():
-        outputs[kind.lower()] = [f.lower() for f in formats]
+        formats = [formats] if isinstance(formats, str) else formats
+        outputs[str(kind).lower()] = [str(f).lower() for f in formats]
     pagination = tree.get("pagination") or {}
     pager_size = int(pagination.get("pagersize") or tree.get("paginate") or 10)
     base_url = str(tree.get("baseurl") or "/")
@@ -377,6 +458,10 @@ def _make_config(
         destination=flags.destination or str(tree.get("publishdir") or "public"),
         theme=tree.get("theme"),
         environment=environment,
+        front_matter_dates=date_sources(tree.get("frontmatter") or {}),
+        enable_git_info=bool(tree.get("enablegitinfo", False)),
+        disable_kinds=frozenset(str(k).lower() for k in tree.get("disablekinds") or []),
+        ugly_urls=tree.get("uglyurls") or False,
         files=files,
         languages=languages,
         default_language=default,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import html.parser
+import json
 import os
 import re
 import tempfile
@@ -35,6 +36,7 @@ from hypothesis.control import currently_in_test_context
 import matome.pipeline
 from matome.build import build
 from matome.config import Flags, parse_data
+from matome.config_types import IGNORED_WHEN_NOT_A_TABLE, SCHEMA
 from matome.content.dates import parse_date, site_zone
 from matome.content.frontmatter import split_front_matter
 from matome.errors import BuildFailed, SourceError
@@ -468,3 +470,124 @@ FOUND = {
 @pytest.mark.parametrize("case", FOUND)
 def test_inputs_the_fuzz_found(case):
     check_build(*FOUND[case])
+
+
+# --- configuration files ---------------------------------------------------------------------
+# Random config trees over the keys matome reads (and some it does not), in every format and
+# split across config/_default/ files with random names. A build then succeeds, or fails with
+# errors at a position in a file; never with another exception.
+
+# Keys the build reads, with the names found inside their tables. publishDir is left out:
+# a random one would write outside the test's folder.
+CONFIG_TOP_KEYS = sorted(
+    (set(SCHEMA) | set(IGNORED_WHEN_NOT_A_TABLE) | {"timeout"}) - {"publishdir"}
+)
+CONFIG_INNER_KEYS = [
+    "pagersize", "path", "indices", "name", "weight", "threshold", "includenewer", "tolower",
+    "filename", "changefreq", "priority", "id", "googleanalytics", "title", "params", "main",
+    "url", "pageref", "parent", "identifier", "ja", "en", "tag", "tags", "posts", "page",
+    "section", "goldmark", "renderer", "unsafe", "highlight", "tableofcontents", "startlevel",
+    "date", "lastmod", "publishdate", "expirydate", "home", "term", "taxonomy", "quality",
+    "resamplefilter", "minifyoutput", "disable", "languagecode", "locale", "menus", "sanitize",
+]  # fmt: skip
+config_scalars = st.one_of(
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(max_size=12),
+    st.sampled_from(["", "0", "t", "yes", "10", "0x1F", "1.5", "2025-11-07", "/", ":slug"]),
+)
+config_values = st.recursive(
+    config_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(CONFIG_INNER_KEYS) | st.text(max_size=6), inner, max_size=4
+        )
+    ),
+    max_leaves=10,
+)
+# Other keys: any text a file name can hold (a key may name its config/_default/ file).
+OTHER_KEYS = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/\\"),
+    min_size=1,
+    max_size=8,
+).filter(lambda k: k not in (".", ".."))
+config_trees = st.dictionaries(
+    st.sampled_from(CONFIG_TOP_KEYS) | OTHER_KEYS, config_values, max_size=6
+)
+FILE_NAME = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._-", min_size=1, max_size=10)
+
+
+def dump_config(tree: dict, fmt: str) -> str:
+    if fmt == "toml":
+        return tomli_w.dumps(tree)
+    if fmt == "yaml":
+        import yaml
+
+        return yaml.safe_dump(tree, allow_unicode=True)
+    return json.dumps(tree, ensure_ascii=False)
+
+
+@st.composite
+def config_layouts(draw) -> dict[str, str]:
+    """Files (path -> text) holding one random config tree: one root file, or a split."""
+    tree = draw(config_trees)
+    fmt = draw(st.sampled_from(["toml", "yaml", "json"]))
+    if draw(st.booleans()):
+        name = draw(st.sampled_from(["hugo", "config"]))
+        return {f"{name}.{fmt}": dump_config(tree, fmt)}
+    files: dict[str, dict] = {}
+    for key, value in tree.items():
+        stem = draw(
+            st.sampled_from(["hugo", key, f"{key}.ja", f"languages.{key}", "menus.en"]) | FILE_NAME
+        )
+        files.setdefault(f"config/_default/{stem}.{fmt}", {})[key] = value
+    return {path: dump_config(sub, path.rsplit(".", 1)[1]) for path, sub in files.items()}
+
+
+def check_config_build(files: dict[str, str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp, cached_templates():
+        site = Path(tmp) / "site"
+        (site / "content/posts").mkdir(parents=True)
+        (site / "content/posts/a.md").write_text('+++\ntitle = "A"\ntags = ["x"]\n+++\nA.\n')
+        for path, text in files.items():
+            target = site / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        try:
+            build(site, Flags(destination=str(Path(tmp) / "out")), jobs=1)
+        except BuildFailed as failed:
+            note("build failed")
+            for error in failed.errors:
+                assert isinstance(error, SourceError) and error.path, error
+                assert error.line >= 0 and error.col >= 0, error
+        except SourceError as error:
+            note("config refused")
+            where = Path(error.path)
+            assert where.is_file() and where.is_relative_to(site), error
+            lines = where.read_text(encoding="utf-8").split("\n")
+            assert 1 <= error.line <= len(lines) + 1 and error.col >= 1, error
+        else:
+            note("built")
+
+
+@BUILDS
+@given(config_layouts())
+def test_any_config_builds_or_fails_at_a_position(files):
+    check_config_build(files)
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"hugo.toml": "taxonomies = []\n"},
+        {"hugo.yaml": "params: 5\n"},
+        {"hugo.json": '{"pagination": {"pagerSize": "many"}}'},
+        {"config/_default/menus.ja.toml": "main = 5\n"},
+        {"config/_default/related.yaml": "indices: [5, {name: tags, weight: x}]\n"},
+        {"hugo.toml": "[outputs]\nhome = 'html'\n[sitemap]\npriority = 'high'\n"},
+    ],
+)
+def test_config_shapes_the_fuzz_tries(files):
+    check_config_build(files)

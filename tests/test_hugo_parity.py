@@ -99,12 +99,7 @@ RELATED_CONFIGS = {
 }
 
 # Differences kept on purpose: (variant, output path, probe field) -> why.
-KNOWN_DIFFERENCES = {
-    ("future", "months/2099/01/index.html", "publish_date"): (
-        "a term whose only page is future-dated: Hugo leaves the term's publishDate at zero, "
-        "matome gives every list page the date of its newest page, as Hugo does for all others"
-    ),
-}
+KNOWN_DIFFERENCES: dict[tuple[str, str, str], str] = {}
 
 # "AI" and "ai" are one term. Hugo names it after whichever page it reads first, which
 # changes from run to run ("AI", or "Ai" once title-cased), so only its case-folded

@@ -28,7 +28,8 @@ class FrontMatter:
 
     def key_position(self, key: str) -> tuple[int, int]:
         """Line and column of a top-level key, for errors about its value."""
-        pattern = re.compile(rf'^\s*"?({re.escape(key)})"?\s*[:=]', re.I)
+        # key = ..., key: ..., "key": ..., or a TOML table [key] / [[key]] / [key.sub]
+        pattern = re.compile(rf'^\s*(?:\[\[?\s*)?"?({re.escape(key)})"?\s*(?:[:=]|\]|\.)', re.I)
         for n, line in enumerate(self.head.split("\n"), 1):
             m = pattern.match(line)
             if m:

@@ -15,14 +15,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import unquote
 
 from ..config import SiteConfig
 from ..errors import SourceError
+from .coerce import to_bool, to_int, to_str, to_str_list
 from .dates import parse_date, site_zone
 from .frontmatter import FrontMatter, split_front_matter
+from .gitinfo import GitInfo, read_git_info
 from .languages import ContentRoot, content_roots, language_of, root_of
 from .page import ZERO_DATE, FileInfo, Page
-from .urls import clean_url, escape_url_path, output_path_for, sanitize_path, urlize
+from .page_dates import resolve_dates
+from .urls import (
+    clean_url,
+    escape_url_path,
+    file_path_segment,
+    output_path_for,
+    permalink_path,
+    urlize,
+)
 from .words import has_cjk
 
 CONTENT_EXTS = (".md", ".markdown")
@@ -53,7 +64,7 @@ def load_content(
 ) -> LoadResult:
     """Read every content file of the site (``<source>/content``, and each language's own
     ``contentDir``); ``on_page`` is told of each page kept as soon as it is read."""
-    result = LoadResult()
+    result = LoadResult(warnings=list(config.warnings))
     roots = [r for r in content_roots(config) if r.path.is_dir()]
     if not roots:
         return result
@@ -77,6 +88,10 @@ def _load_root(
     on_page: Callable[[Page], None] | None,
 ) -> None:
     root = content.path
+    git: dict[str, GitInfo] = {}
+    if config.enable_git_info:
+        git, git_warnings = read_git_info(root, config.files[0] if config.files else "config")
+        result.warnings += git_warnings
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not _is_ignored(d))
         directory = Path(dirpath)
@@ -96,7 +111,9 @@ def _load_root(
             for leaf in leaves:
                 resources.remove(leaf)
             for leaf in leaves:
-                _load_file(config, zone, now, content, rel_dir, leaf, resources, result, on_page)
+                _load_file(
+                    config, zone, now, content, rel_dir, leaf, resources, result, on_page, git
+                )
             dirnames[:] = []  # everything below a leaf bundle belongs to it
             continue
         branch = any(_bundle_page(n, config) == "_index" for n in names)
@@ -107,7 +124,9 @@ def _load_root(
                     if _bundle_page(name, config) == "_index"
                     else []
                 )
-                _load_file(config, zone, now, content, rel_dir, name, resources, result, on_page)
+                _load_file(
+                    config, zone, now, content, rel_dir, name, resources, result, on_page, git
+                )
             elif not branch:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 result.static_files.append((directory / name, rel))
@@ -196,8 +215,10 @@ def _load_file(
     resources: list[str],
     result: LoadResult,
     on_page: Callable[[Page], None] | None = None,
+    git: dict[str, GitInfo] | None = None,
 ) -> None:
-    """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``."""
+    """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``;
+    ``git`` holds each file's last commit (``enableGitInfo``)."""
     rel = f"{rel_dir}/{name}" if rel_dir else name
     display = f"{content.label}/{rel}"
     path = content.path / rel
@@ -207,7 +228,10 @@ def _load_file(
     try:
         text = read_text(path, display)
         fm = split_front_matter(text, display)
-        page = _make_page(config, zone, rel_dir, plain, path, fm, display)
+        warnings: list[SourceError] = []
+        git_info = (git or {}).get(f"{rel_dir}/{name}" if rel_dir else name)
+        page = _make_page(config, zone, rel_dir, plain, path, fm, display, warnings, git_info)
+        result.warnings += warnings
     except SourceError as e:
         result.errors.append(e)
         return
@@ -246,12 +270,36 @@ def _left_out(page: Page, config: SiteConfig, now: datetime) -> bool:
     return page.expiry_date != ZERO_DATE and page.expiry_date <= now and not config.build_expired
 
 
-def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
+def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_info=None) -> Page:
     data = fm.data
     params = dict(data)
     lower = {str(k).lower(): v for k, v in data.items()}
     body = fm.body
-    title = lower.get("title")
+
+    def read(key: str, convert, what: str, default):
+        """A field as Hugo converts it; a value of another type is warned about."""
+        if key not in lower:
+            return default
+        value, fits = convert(lower[key])
+        if not fits:
+            spelled = next(str(k) for k in data if str(k).lower() == key)
+            line, col = fm.key_position(spelled)
+            warnings.append(
+                SourceError(
+                    display,
+                    line,
+                    col,
+                    f"{spelled}: {lower[key]!r} is not {what}: read as {value!r}, as Hugo does",
+                    "warning",
+                )
+            )
+        return value
+
+    if "_build" in lower:
+        # Hugo 0.145 removed it, and fails the build: the table is named build now.
+        line, col = fm.key_position(next(str(k) for k in data if str(k).lower() == "_build"))
+        raise SourceError(display, line, col, "_build is no longer read: rename it to build")
+    title = read("title", to_str, "text", None)
     if not fm.format:
         title, body, fm.body_line = _title_from_first_line(body)
     stem = _stem(name)
@@ -260,37 +308,42 @@ def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
     content_base = (
         (rel_dir.rsplit("/", 1)[-1] if rel_dir else "") if (is_leaf or is_branch) else stem
     )
-    dates = {
-        key: _date(lower, key, zone, display, fm)
-        for key in ("date", "publishdate", "lastmod", "expirydate")
-    }
-    date = dates["date"] or dates["publishdate"] or ZERO_DATE
+    dates = resolve_dates(
+        config.front_matter_dates,
+        lambda key: _date(lower, key, zone, display, fm),
+        path,
+        content_base,
+        zone,
+        git_info,
+    )
+    date = dates.date or ZERO_DATE
     kind = "page"
     if is_branch:
         kind = "home" if not rel_dir else "section"
-    section = rel_dir.split("/", 1)[0] if rel_dir else ""
-    aliases = lower.get("aliases") or []
-    if isinstance(aliases, str):
-        aliases = [aliases]
+    # A leaf bundle's folder is the page itself: content/about/index.md is in no section.
+    section_dir = rel_dir.rsplit("/", 1)[0] if is_leaf and "/" in rel_dir else rel_dir
+    section = "" if is_leaf and "/" not in rel_dir else section_dir.split("/", 1)[0]
+    aliases = read("aliases", to_str_list, "a list of paths", [])
     page = Page(
         kind=kind,
-        title=str(title) if title is not None else "",
+        title=title if title is not None else "",
         params=params,
         rel_permalink="",
         out_path="",
         section=section,
-        type=str(lower.get("type") or section or "page"),
-        layout=str(lower.get("layout") or ""),
+        type=read("type", to_str, "text", "") or section or "page",
+        layout=read("layout", to_str, "text", ""),
         date=date,
-        lastmod=dates["lastmod"] or date,
-        publish_date=dates["publishdate"] or date,
-        expiry_date=dates["expirydate"] or ZERO_DATE,
-        draft=_bool(lower.get("draft", False), display, "draft"),
-        weight=_int(lower.get("weight", 0), display, "weight"),
-        slug=str(lower.get("slug") or ""),
-        link_title=str(lower.get("linktitle") or ""),
-        description=str(lower.get("description") or ""),
-        aliases=[str(a) for a in aliases],
+        lastmod=dates.lastmod or date,
+        publish_date=dates.publishdate or date,
+        expiry_date=dates.expirydate or ZERO_DATE,
+        draft=read("draft", to_bool, "true or false", False),
+        weight=read("weight", to_int, "a whole number", 0),
+        # Hugo trims hyphens from a slug (and keeps other characters for the path to drop).
+        slug=read("slug", to_str, "text", "").strip("-") or dates.slug,
+        link_title=read("linktitle", to_str, "text", ""),
+        description=read("description", to_str, "text", ""),
+        aliases=aliases,
         file=FileInfo(
             path=f"{rel_dir}/{name}" if rel_dir else name,
             dir=f"{rel_dir}/" if rel_dir else "",
@@ -301,21 +354,38 @@ def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
         body=body,
         body_line=fm.body_line,
         front_matter_format=fm.format,
-        is_cjk_language=is_cjk_language(config, fm, display),
+        is_cjk_language=is_cjk_language(config, fm, display, warnings),
     )
-    page.url_override = str(lower.get("url") or "")
+    page.url_override = read("url", to_str, "text", "")
+    page.git_info = git_info
     outputs = lower.get("outputs")
-    if outputs:
+    if isinstance(outputs, str):
+        outputs = [outputs]
+    if outputs and isinstance(outputs, list):
         page.outputs = [str(o).lower() for o in outputs]
     return page
 
 
-def is_cjk_language(config: SiteConfig, fm: FrontMatter, display: str) -> bool:
+def is_cjk_language(
+    config: SiteConfig, fm: FrontMatter, display: str, warnings: list | None = None
+) -> bool:
     """Hugo's ``isCJKLanguage``: the front matter's, else whether the file holds CJK script
     when the site sets ``hasCJKLanguage``."""
     for key, value in fm.data.items():
         if str(key).lower() == "iscjklanguage" and value is not None:
-            return _bool(value, display, "isCJKLanguage")
+            flag, fits = to_bool(value)
+            if not fits and warnings is not None:
+                line, col = fm.key_position(str(key))
+                warnings.append(
+                    SourceError(
+                        display,
+                        line,
+                        col,
+                        f"{key}: {value!r} is not true or false: read as {flag!r}, as Hugo does",
+                        "warning",
+                    )
+                )
+            return flag
     return config.has_cjk_language and (has_cjk(fm.head) or has_cjk(fm.body))
 
 
@@ -339,23 +409,6 @@ def _date(lower: dict, key: str, zone, display: str, fm) -> datetime | None:
         raise SourceError(display, line, col, f"{key}: {e}") from None
 
 
-def _bool(value, display: str, key: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    raise SourceError(display, 1, 1, f"{key}: expected true or false, got {value!r}")
-
-
-def _int(value, display: str, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise SourceError(display, 1, 1, f"{key}: expected a number, got {value!r}")
-    try:
-        return int(value)
-    except (ValueError, OverflowError):  # "x", or a float such as inf or nan
-        raise SourceError(display, 1, 1, f"{key}: expected a number, got {value!r}") from None
-
-
 def page_url(page: Page, config: SiteConfig) -> str:
     """The unescaped URL path of a page that came from a file (Hugo's rules, permalinks included)."""
     override = page.url_override
@@ -377,20 +430,17 @@ def page_url(page: Page, config: SiteConfig) -> str:
         return _expand_permalink(pattern, page, config)
     if page.file.base_name == "index":
         parent = rel_dir.rsplit("/", 1)[0] if "/" in rel_dir else ""
-        last = page.slug or rel_dir.rsplit("/", 1)[-1]
+        name = rel_dir.rsplit("/", 1)[-1]
     else:
         parent = rel_dir
-        last = page.slug or page.file.base_name
-    parts = [p for p in (_path_segments(parent), _path_segment(last)) if p]
+        name = page.file.base_name
+    last = urlize(page.slug) if page.slug else file_path_segment(name)
+    parts = [p for p in (_path_segments(parent), last) if p]
     return "/" + "/".join(parts) + "/"
 
 
-def _path_segment(text: str) -> str:
-    return sanitize_path(text).lower()
-
-
 def _path_segments(path: str) -> str:
-    return "/".join(_path_segment(p) for p in path.split("/") if p)
+    return "/".join(file_path_segment(p) for p in path.split("/") if p)
 
 
 def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
@@ -424,11 +474,15 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
     def replace(m: re.Match) -> str:
         return tokens.get(m.group(1), m.group(0))
 
-    expanded = re.sub(r":([a-z]+)", replace, pattern)
-    expanded = clean_url(expanded)
+    expanded = clean_url(permalink_path(re.sub(r":([a-z]+)", replace, pattern)))
     if not expanded.endswith("/") and "." not in expanded.rsplit("/", 1)[-1]:
         expanded += "/"
-    return expanded.lower()
+    return expanded
+
+
+def unescaped_path(rel_permalink: str, config: SiteConfig) -> str:
+    """The unescaped URL path of a location ``set_location`` gave, without the base path."""
+    return unquote(rel_permalink.removeprefix(config.base_path))
 
 
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
@@ -450,14 +504,9 @@ def reload_page(config: SiteConfig, page: Page, now: datetime) -> LoadResult:
     result = LoadResult()
     name = page.file.path.rsplit("/", 1)[-1]
     rel_dir = page.file.dir.rstrip("/")
-    _load_file(
-        config,
-        site_zone(config.time_zone),
-        now,
-        root,
-        rel_dir,
-        name,
-        list(page.resource_names),
-        result,
-    )
+    # Its last commit is the one the load found (an edit is not committed yet).
+    git = {f"{rel_dir}/{name}" if rel_dir else name: page.git_info} if page.git_info else None
+    zone = site_zone(config.time_zone)
+    resources = list(page.resource_names)
+    _load_file(config, zone, now, root, rel_dir, name, resources, result, None, git)
     return result

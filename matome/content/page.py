@@ -31,21 +31,28 @@ ZERO_DATE = _ZeroDate(1, 1, 1, tzinfo=UTC)
 _MATOME_QUOTE = re.compile(r"\{\{[<%]\s*matomeQuote\b")
 
 
+def media_type(name: str) -> str:
+    """A file's media type by its extension, as Hugo's resources give it."""
+    import mimetypes
+
+    return mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
 @dataclass
 class Resource:
     """A file of a page bundle, copied next to the page's output."""
 
-    name: str  # path relative to the bundle, e.g. "images/a.png"
+    name: str  # path relative to the bundle ("images/a.png"), or front matter's name
     source: Path
     rel_permalink: str
     permalink: str
     out_path: str
+    title: str = ""  # front matter's title, else the path relative to the bundle
+    params: dict = field(default_factory=dict)  # front matter [[resources]] params
 
     @property
     def media_type(self) -> str:
-        import mimetypes
-
-        return mimetypes.guess_type(self.name)[0] or "application/octet-stream"
+        return media_type(self.source.name)
 
     @property
     def resource_type(self) -> str:
@@ -236,6 +243,12 @@ class Page:
     # The page and its translations, in the order of the languages (set by the site graph
     # when the page has translations; empty otherwise).
     translation_group: list[Page] = field(default_factory=list)
+    git_info: Any = None  # the file's last commit (content/gitinfo.py), with enableGitInfo
+    # Build options (graph/build_options.py): whether the page is written and listed.
+    render: str = "always"  # always, never, link
+    list_mode: str = "always"  # always, never, local
+    publish_resources: bool = True
+    ugly: bool = False  # uglyURLs: /posts/a.html for a page, /posts/index.html for a list
 
     @functools.cached_property
     def comment_count(self) -> int:
@@ -274,6 +287,14 @@ class Page:
     @property
     def summary(self) -> Markup:
         return Markup(self.summary_html)
+
+    @property
+    def output_dir(self) -> str:
+        """The folder of the page's other files (feeds, pagers): ``posts/a`` for both
+        ``posts/a/index.html`` and an ugly ``posts/a.html``."""
+        if self.out_path == "index.html" or self.out_path.endswith("/index.html"):
+            return self.out_path[: -len("index.html")].rstrip("/")
+        return self.out_path.rsplit(".", 1)[0]
 
     @property
     def is_page(self) -> bool:

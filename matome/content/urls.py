@@ -6,45 +6,76 @@ A page has two forms of its location: the output path on disk (Unicode,
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, unquote_plus
 
-# Characters Hugo keeps in a path besides letters, digits and marks.
+# Characters Hugo keeps in a path besides letters, decimal digits and marks.
 _KEPT = frozenset("./\\_#+~-@")
 _HEX = frozenset("0123456789abcdefABCDEF")
 # Go's URL path escaping keeps these as they are.
 _PATH_SAFE = "/-_.~$&+,:;=@"
-# Text made only of characters sanitize_path keeps: \w is str.isalnum() and "_".
-_ALL_KEPT = re.compile(f"[\\w{re.escape(''.join(sorted(_KEPT)))}]*")
+# ASCII text made only of characters sanitize_path keeps (most terms and file names).
+_ALL_KEPT = re.compile(r"[A-Za-z0-9./\\_#+~@-]*")
+# Go's unicode.IsSpace besides the separators (categories Z*).
+_GO_SPACES = frozenset("\t\n\v\f\r \x85\xa0")
 # What is_safe_relative refuses: a Windows drive, a "." or ".." path segment.
 _DRIVE = re.compile(r"[A-Za-z]:")
 _DOT_SEGMENT = re.compile(r"(?:\A|/)\.\.?(?:/|\Z)")
 
 
+@functools.lru_cache(maxsize=65536)
 def sanitize_path(text: str) -> str:
-    """Hugo's path sanitizing: keep letters, digits, marks and a few symbols; spaces become ``-``."""
-    if _ALL_KEPT.fullmatch(text):  # most terms and file names: every character is kept
+    """Hugo's path sanitizing (``paths.Sanitize``): keep letters, decimal digits, marks, a
+    few symbols and ``%XX``; drop the rest (punctuation such as « » … “ ” ・ included). A
+    run of spaces becomes one ``-``, none at the start, none next to a ``-`` already there."""
+    if _ALL_KEPT.fullmatch(text):
         return text
     out: list[str] = []
     pending_hyphen = False
+    last_hyphen = False
     n = len(text)
     for i, ch in enumerate(text):
-        keep = ch in _KEPT or ch.isalnum() or _is_mark(ch)
-        if not keep and ch == "%" and i + 2 < n and text[i + 1] in _HEX and text[i + 2] in _HEX:
+        if ch in _KEPT or _is_letter_digit_or_mark(ch):
             keep = True
+        else:
+            keep = ch == "%" and i + 2 < n and text[i + 1] in _HEX and text[i + 2] in _HEX
         if keep:
-            if pending_hyphen and (not out or out[-1] != "-"):
+            last_hyphen = ch == "-"
+            if pending_hyphen and not last_hyphen:
                 out.append("-")
             pending_hyphen = False
             out.append(ch)
-        elif out and ch.isspace():
+        elif out and not last_hyphen and _is_go_space(ch):
             pending_hyphen = True
     return "".join(out)
 
 
-def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch).startswith("M")
+def _is_letter_digit_or_mark(ch: str) -> bool:
+    # Go's unicode.IsLetter (L*), IsDigit (Nd only: not ½, ² or Ⅷ) and IsMark (M*).
+    category = unicodedata.category(ch)
+    return category[0] in "LM" or category == "Nd"
+
+
+def _is_go_space(ch: str) -> bool:
+    return ch in _GO_SPACES or unicodedata.category(ch)[0] == "Z"
+
+
+def file_path_segment(name: str) -> str:
+    """A folder or file name as part of a page's path: Hugo turns each space into ``-``
+    before sanitizing (``a - b.md`` is ``a---b``), then lower-cases."""
+    return sanitize_path(name.replace(" ", "-")).lower()
+
+
+def permalink_path(expanded: str) -> str:
+    """A permalink pattern once its tokens are filled in, as Hugo makes it a path: decoded
+    as a query string (``+`` is a space, ``%XX`` a byte), sanitized again, lower-cased."""
+    try:
+        decoded = unquote_plus(expanded, errors="strict")
+    except UnicodeDecodeError:
+        decoded = expanded
+    return sanitize_path(decoded).lower()
 
 
 def urlize(text: str) -> str:

@@ -38,6 +38,7 @@ def build_languages(config: SiteConfig, loaded: LoadResult, now: datetime) -> Si
         pages=every,
         regular_pages=[p for s in sites for p in s.regular_pages],
         errors=[e for s in sites for e in s.errors],
+        warnings=[],  # each language's are reported once, by build_site
     )
     for site in [*sites, root]:
         site.language_sites = sites

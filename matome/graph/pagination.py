@@ -23,11 +23,12 @@ class Pager:
 
     @property
     def total_pages(self) -> int:
-        return len(self.pagers)
+        # Hugo counts no pages for an empty list, though it still renders its first page.
+        return len(self.pagers) if self.total_elements else 0
 
     @property
     def total(self) -> int:
-        return len(self.pagers)
+        return self.total_pages
 
     @property
     def has_prev(self) -> bool:
@@ -54,6 +55,15 @@ class Pager:
         return self.pagers[-1]
 
 
+def _pager_url(page: Page, number: int) -> str:
+    url = page.rel_permalink
+    if not page.ugly:
+        return f"{url}page/{number}/"
+    if page.kind == "term":  # /tags/go.html: /tags/go/page/2.html
+        return f"{url.removesuffix('.html')}/page/{number}.html"
+    return f"{url.removesuffix('index.html')}page/{number}/"
+
+
 def paginate(page: Page, size: int, site: Site) -> list[Pager]:
     """Every pager of a list page; page 1 lives at the list's own URL."""
     if page.kind == "home":
@@ -65,6 +75,6 @@ def paginate(page: Page, size: int, site: Site) -> list[Pager]:
     chunks = [items[i : i + size] for i in range(0, len(items), size)] or [[]]
     pagers: list[Pager] = []
     for number, chunk in enumerate(chunks, 1):
-        url = page.rel_permalink if number == 1 else f"{page.rel_permalink}page/{number}/"
+        url = page.rel_permalink if number == 1 else _pager_url(page, number)
         pagers.append(Pager(number, chunk, url, pagers, len(items)))
     return pagers

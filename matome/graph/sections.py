@@ -5,11 +5,13 @@ Hugo gives sections and taxonomies that have no ``_index.md``."""
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 
 from ..config import SiteConfig
+from ..content.globs import glob_regex
 from ..content.loader import set_location
 from ..content.page import ZERO_DATE, Page
-from ..content.urls import sanitize_path
+from ..content.urls import file_path_segment
 from .order import sort_pages
 
 
@@ -30,7 +32,7 @@ def make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[str
                 section=page.section,
                 type=page.section,
             )
-            set_location(section, "/" + sanitize_path(page.section).lower() + "/", config)
+            set_location(section, "/" + file_path_segment(page.section) + "/", config)
             sections[page.section] = section
     return sections
 
@@ -89,32 +91,78 @@ def list_title(name: str) -> str:
     return title_case(pluralize(name.replace("-", " ").replace("_", " ")))
 
 
-def apply_cascade(pages: list[Page]) -> None:
-    """Front matter ``cascade`` of a branch bundle fills in what its descendants leave unset."""
+def apply_cascade(pages: list[Page], environment: str) -> None:
+    """Front matter ``cascade`` of a branch bundle fills in what its descendants (and the
+    branch itself) leave unset; the nearest branch's value wins. A ``target`` (or the older
+    ``_target``) limits it to pages whose path matches a glob, of a kind, in an environment."""
     branches = sorted(
         (p for p in pages if p.kind in ("home", "section") and p.params.get("cascade")),
-        key=lambda p: p.file.dir.count("/"),
+        key=lambda p: -p.file.dir.count("/") if p.file.dir else 1,
     )
     for branch in branches:
         cascade = branch.params["cascade"]
         for values in cascade if isinstance(cascade, list) else [cascade]:
+            if not isinstance(values, dict):
+                continue
+            target = next(
+                (v for k, v in values.items() if str(k).lower() in ("target", "_target")), None
+            )
+            matches = cascade_target(target, environment)
             prefix = branch.file.dir
             for page in pages:
-                if page is branch or not page.file.path.startswith(prefix):
+                if not page.file.path.startswith(prefix) or not matches(page):
                     continue
-                for key, value in values.items():
-                    if key in ("_target", "target"):
-                        continue
-                    if key == "params" and isinstance(value, dict):
-                        for k, v in value.items():
-                            page.params.setdefault(k, v)
-                    elif key.lower() not in {str(k).lower() for k in page.params}:
-                        page.params[key] = value
-                        if key.lower() in ("type", "layout"):
-                            setattr(page, key.lower(), str(value))
-                # The branch itself takes its own cascade too, as in Hugo.
-                for k, v in (values.get("params") or {}).items():
-                    branch.params.setdefault(k, v)
+                if page is not branch:
+                    _fill(page, values)
+                else:  # the branch takes its own cascade's params, as in Hugo
+                    for k, v in (values.get("params") or {}).items():
+                        branch.params.setdefault(k, v)
+
+
+def _fill(page: Page, values: dict) -> None:
+    have = {str(k).lower() for k in page.params}
+    for key, value in values.items():
+        name = str(key).lower()
+        if name in ("_target", "target"):
+            continue
+        if name == "params" and isinstance(value, dict):
+            for k, v in value.items():
+                page.params.setdefault(k, v)
+        elif name not in have:
+            page.params[key] = value
+            if name in ("type", "layout"):
+                setattr(page, name, str(value))
+
+
+def cascade_target(target, environment: str):
+    """Whether a page is one a cascade ``target`` names: ``path`` (a glob over the page's
+    path, ``/docs/sub/**``), ``kind`` and ``environment``; any other key matches all."""
+    if not isinstance(target, dict):
+        return lambda page: True
+    target = {str(k).lower(): v for k, v in target.items()}
+    path = glob_regex(str(target["path"]).lower()) if target.get("path") else None
+    kind = str(target.get("kind") or "").lower()
+    env = str(target.get("environment") or "")
+    if env and not glob_regex(env).match(environment):
+        return lambda page: False
+
+    def matches(page: Page) -> bool:
+        if kind and not glob_regex(kind).match(page.kind):
+            return False
+        return path is None or bool(path.match(content_path(page)))
+
+    return matches
+
+
+def content_path(page: Page) -> str:
+    """Hugo's path of a page: ``/docs/sub/b`` for docs/sub/b.md, ``/docs`` for its
+    _index.md and for a bundle's index.md the folder's."""
+    f = page.file
+    if f is None:
+        return "/"
+    if f.base_name in ("index", "_index"):
+        return "/" + f.dir.strip("/").lower()
+    return "/" + f"{f.dir}{f.base_name}".lower()
 
 
 def parent_section(page: Page, sections: dict[str, Page], home: Page) -> Page:
@@ -128,24 +176,42 @@ def parent_section(page: Page, sections: dict[str, Page], home: Page) -> Page:
     return home
 
 
-def link_children(home: Page, sections: dict[str, Page], regular: list[Page]) -> None:
+def newest_published(pages: list[Page], now: datetime) -> datetime:
+    """A list page's publish date as Hugo gives it: its newest page's that is not in the
+    future (zero when every page is)."""
+    return max((p.publish_date for p in pages if p.publish_date <= now), default=ZERO_DATE)
+
+
+def link_children(
+    home: Page,
+    sections: dict[str, Page],
+    regular: list[Page],
+    now: datetime,
+    unlisted: list[Page] = (),
+) -> None:
+    """Each page in its parent's lists, and each list page's dates from its pages'; the
+    ``unlisted`` pages (build list = never) count for the dates, as in Hugo."""
     for key, section in sections.items():
         parent_key = key.rsplit("/", 1)[0] if "/" in key else ""
         section.parent = sections.get(parent_key, home) if parent_key else home
     for page in regular:
         page.parent.regular_pages.append(page)
+    hidden: dict[int, list[Page]] = defaultdict(list)
+    for page in unlisted:
+        hidden[id(page.parent)].append(page)
     for section in sections.values():
         section.parent.sections.append(section)
     # Deepest first, so a section's date is known before its parent sorts it.
     for node in [*sorted(sections.values(), key=lambda s: -s.file_depth), home]:
         node.sections = sort_pages(node.sections)
         node.pages = sort_pages(node.regular_pages + node.sections)
-        latest = max((p.date for p in node.pages), default=ZERO_DATE)
-        latest_mod = max((p.lastmod for p in node.pages), default=ZERO_DATE)
+        dated = node.pages + hidden.get(id(node), [])
+        latest = max((p.date for p in dated), default=ZERO_DATE)
+        latest_mod = max((p.lastmod for p in dated), default=ZERO_DATE)
         if not node.date:
             node.date = latest
         if not node.publish_date:
-            node.publish_date = node.date
+            node.publish_date = newest_published(dated, now)
         if not node.lastmod or node.lastmod < latest_mod:
             node.lastmod = max(node.lastmod, latest_mod)
 

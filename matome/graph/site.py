@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..config import Language, SiteConfig
-from ..content.loader import LoadResult, page_url, set_location
+from ..content.data import load_site_data
+from ..content.loader import LoadResult, page_url, set_location, unescaped_path
 from ..content.page import ZERO_DATE, Page, Term
 from ..errors import SourceError
+from .build_options import apply_build_options
 from .menus import MenuEntry, make_menus
 from .order import sort_pages
 from .pagination import paginate
@@ -20,7 +23,7 @@ from .paths import index_paths, lookup_page
 from .related import Related, build_related, related_pages
 from .resources import normalize_alias, page_resources
 from .sections import apply_cascade, link_children, link_prev_next, make_sections, parent_section
-from .taxonomies import make_taxonomies
+from .taxonomies import make_taxonomies, taxonomy_indexes
 
 
 @dataclass
@@ -47,6 +50,8 @@ class Site:
     is_default_language: bool = True
     # Whether pages are in language folders (several languages, or the default in its own).
     is_multilingual: bool = False
+    data: dict = field(default_factory=dict)  # site.data: the files of data/, every language's
+    warnings: list[SourceError] = field(default_factory=list)  # until build_site reports them
 
     # --- template API --------------------------------------------------------
     @property
@@ -98,6 +103,29 @@ class Site:
         return self.config.params
 
     @property
+    def copyright(self) -> str:
+        return str(self.config.get("copyright") or "")
+
+    @property
+    def google_analytics_id(self) -> str:
+        """The Google Analytics 4 ID the theme's head loads, as Hugo's internal template does:
+        ``services.googleAnalytics.id`` (or the older ``googleAnalytics``), never in ``matome
+        serve`` (the development environment), nor when ``privacy.googleAnalytics.disable``,
+        nor for an old Universal Analytics ID (UA-...)."""
+        config = self.config
+        privacy = _table(_table(config.get("privacy")).get("googleanalytics"))
+        if config.environment == "development" or privacy.get("disable") is True:
+            return ""
+        service = _table(_table(config.get("services")).get("googleanalytics"))
+        found = str(service.get("id") or config.get("googleanalytics") or "")
+        return "" if found.lower().startswith("ua-") else found
+
+    @property
+    def google_analytics_respects_do_not_track(self) -> bool:
+        privacy = _table(_table(self.config.get("privacy")).get("googleanalytics"))
+        return privacy.get("respectdonottrack") is True
+
+    @property
     def main_sections(self) -> list[str]:
         value = self.config.params.get("mainSections") or self.config.params.get("mainsections")
         if value:
@@ -112,15 +140,46 @@ class Site:
         return related_pages(self, page, limit)
 
 
+def _is_ugly(page: Page, setting: bool | dict) -> bool:
+    if isinstance(setting, dict):
+        return any(str(k).lower() == page.section.lower() and v is True for k, v in setting.items())
+    return setting is True and page.kind != "404"
+
+
+def make_ugly(page: Page, config: SiteConfig) -> None:
+    """uglyURLs: a page or term at ``/posts/a.html`` (its aliases files too), a list page at
+    ``/posts/index.html``; bundle files stay in the bundle's folder."""
+    page.ugly = True
+    path = unescaped_path(page.rel_permalink, config)
+    if page.kind in ("page", "term") and path.endswith("/") and path != "/":
+        path = path[:-1] + ".html"
+        page.aliases = [a if a.endswith(".html") else f"{a}.html" for a in page.aliases]
+    elif path.endswith("/"):
+        path += "index.html"
+    set_location(page, path, config)
+
+
+def _table(value: Any) -> dict:
+    return {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
 def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
     """The site graph. With several languages (``languages.py``), one graph per language,
-    under a site whose ``pages`` are every language's."""
+    under a site whose ``pages`` are every language's. Warnings of the graph (build
+    options) are reported with the loader's."""
+    data, errors = load_site_data(config)
     if config.multilingual:
         from .languages import build_languages
 
-        return build_languages(config, loaded, now)
-    site = build_language_site(config, loaded.pages, loaded.static_files, now)
-    site.language_sites = [site]
+        site = build_languages(config, loaded, now)
+    else:
+        site = build_language_site(config, loaded.pages, loaded.static_files, now)
+        site.language_sites = [site]
+    for one in {id(s): s for s in [site, *site.language_sites]}.values():
+        loaded.warnings += one.warnings
+        one.warnings = []
+        one.data = data
+    site.errors += errors
     return site
 
 
@@ -136,13 +195,21 @@ def build_language_site(
     errors: list[SourceError] = []
     home = next((p for p in pages if p.kind == "home"), None)
     if home is None:
-        home = Page(kind="home", title=config.title, params={}, rel_permalink="", out_path="")
+        home = Page(
+            kind="home", title=config.title, params={}, rel_permalink="", out_path="", type="page"
+        )
     if not home.title:
         home.title = config.title
     set_location(home, "/", config)
-    apply_cascade(pages)
+    apply_cascade(pages, config.environment)
+    warnings: list[SourceError] = []
+    for page in pages:
+        apply_build_options(page, warnings)
+    disabled = config.disable_kinds
+    pages, taxonomy_lists, term_indexes = taxonomy_indexes(config, pages)
     sections = make_sections(config, pages, home)
-    regular = [p for p in pages if p.kind == "page"]
+    # With "page" disabled Hugo makes no regular page, but the folders are sections still.
+    regular = [p for p in pages if p.kind == "page" and "page" not in disabled]
     for page in [*regular, *[s for s in sections.values() if s.file]]:
         set_location(page, page_url(page, config), config)
     for page in regular:
@@ -153,11 +220,23 @@ def build_language_site(
         if section.file:
             section.resources = page_resources(section, config)
     regular = sort_pages(regular)
-    link_children(home, sections, regular)
-    link_prev_next(regular)
+    # Build options: a page listed nowhere is still rendered (and found by get_page).
+    in_sections = [p for p in regular if p.list_mode != "never"]
+    site_regular = [p for p in in_sections if p.list_mode == "always"]
+    link_children(home, sections, in_sections, now, [p for p in regular if p.list_mode == "never"])
+    link_prev_next(site_regular)
+    listed = [p for p in [*regular, *sections.values()] if p.list_mode != "never"]
     taxonomies, taxonomy_pages, term_pages = make_taxonomies(
-        config, regular + list(sections.values())
+        config, [p for p in listed if p.render != "never"], now, taxonomy_lists, term_indexes
     )
+    if "term" in disabled:
+        for plural, tax_page in taxonomy_pages.items():
+            tax_page.pages, term_pages[plural], taxonomies[plural] = [], [], []
+            tax_page.date = tax_page.lastmod = tax_page.publish_date = ZERO_DATE
+    if "section" in disabled:
+        for node in [home, *sections.values()]:
+            node.pages = [p for p in node.pages if p.kind != "section"]
+            node.sections = []
     all_pages = [home, *sort_pages(list(sections.values())), *regular]
     for plural, tax_page in taxonomy_pages.items():
         all_pages.append(tax_page)
@@ -170,14 +249,29 @@ def build_language_site(
         page.site_params = config.params
         if not page.outputs:
             page.outputs = list(config.outputs.get(page.kind, ["html"]))
+        if page.render != "always" or page.kind in disabled:
+            page.outputs, page.aliases = [], []  # no file (and no redirect to it)
+        if "rss" in disabled:
+            page.outputs = [f for f in page.outputs if f != "rss"]
+        if _is_ugly(page, config.ugly_urls):
+            make_ugly(page, config)
+        if page.render == "never":
+            page.rel_permalink = page.permalink = ""
+    if config.ugly_urls:  # terms were named before their pages moved
+        for term in [t for terms in taxonomies.values() for t in terms] + [
+            t for p in all_pages for terms in p.page_terms.values() for t in terms
+        ]:
+            term.url = term.page.rel_permalink
     by_path = index_paths(all_pages)
     menus = make_menus(config, by_path, errors)
     site = Site(
         config=config,
         home=home,
         pages=all_pages,
-        regular_pages=regular,
-        sections=sort_pages([s for s in sections.values() if s.parent is home]),
+        regular_pages=site_regular,
+        sections=[]
+        if "section" in disabled
+        else sort_pages([s for s in sections.values() if s.parent is home]),
         taxonomies=taxonomies,
         taxonomy_pages=taxonomy_pages,
         menus=menus,
@@ -188,10 +282,11 @@ def build_language_site(
         all_pages=all_pages if every is None else every,
         is_default_language=config.language.code == config.default_language,
         is_multilingual=config.multilingual,
+        warnings=warnings,
     )
     if every is not None:
         every.extend(all_pages)
-    site.related_index = build_related(config, regular)
+    site.related_index = build_related(config, site_regular)
     site.not_found = _not_found_page(config, site, home)
     for page in all_pages:
         page.site = site
@@ -203,7 +298,14 @@ def build_language_site(
 
 def _not_found_page(config: SiteConfig, site: Site, home: Page) -> Page:
     """Hugo's 404 page: its own kind, title and URL (not the home page's), in no list."""
-    page = Page(kind="404", title="404 Page not found", params={}, rel_permalink="", out_path="")
+    page = Page(
+        kind="404",
+        title="404 Page not found",
+        params={},
+        rel_permalink="",
+        out_path="",
+        type="page",
+    )
     set_location(page, "/404.html", config)
     page.parent = home
     page.site = site

@@ -3,12 +3,14 @@ their pages, and each page's terms in its front matter's order."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..config import SiteConfig
 from ..content.loader import set_location
 from ..content.page import ZERO_DATE, Page, Term
 from ..content.urls import sanitize_path, urlize
 from .order import sort_pages
-from .sections import list_title, title_case
+from .sections import list_title, newest_published, title_case
 
 
 def term_values(page: Page, plural: str) -> list[str]:
@@ -23,7 +25,45 @@ def term_values(page: Page, plural: str) -> list[str]:
     return [str(value)]
 
 
-def make_taxonomies(config: SiteConfig, pages: list[Page]):
+def taxonomy_indexes(config: SiteConfig, pages: list[Page]):
+    """The ``_index.md`` of taxonomies (``content/tags/_index.md``) and of terms
+    (``content/tags/go/_index.md``), taken out of ``pages``: they are not sections, their
+    title, params and content are the taxonomy's and the term's."""
+    plurals = set(config.taxonomies.values())
+    rest: list[Page] = []
+    lists: dict[str, Page] = {}
+    terms: dict[tuple[str, str], Page] = {}
+    for page in pages:
+        parts = page.file.dir.strip("/").split("/") if page.kind == "section" else []
+        if len(parts) == 1 and parts[0] in plurals:
+            lists[parts[0]] = page
+        elif len(parts) == 2 and parts[0] in plurals:
+            terms[(parts[0], urlize(parts[1]))] = page
+        else:
+            rest.append(page)
+    return rest, lists, terms
+
+
+def _as_list_page(page: Page | None, kind: str, title: str, **fields) -> Page:
+    """A taxonomy or term page: its ``_index.md`` page when it has one, else a new page."""
+    if page is None:
+        return Page(kind=kind, title=title, params={}, rel_permalink="", out_path="", **fields)
+    page.kind = kind
+    page.title = page.title or title
+    page.type = page.type or fields["type"]
+    for name, value in fields.items():
+        if name != "type":
+            setattr(page, name, value)
+    return page
+
+
+def make_taxonomies(
+    config: SiteConfig,
+    pages: list[Page],
+    now: datetime,
+    lists: dict[str, Page] | None = None,
+    term_indexes: dict[tuple[str, str], Page] | None = None,
+):
     taxonomies: dict[str, list[Term]] = {}
     taxonomy_pages: dict[str, Page] = {}
     term_pages: dict[str, list[Page]] = {}
@@ -36,12 +76,10 @@ def make_taxonomies(config: SiteConfig, pages: list[Page]):
                     continue
                 term_page = by_key.get(key)
                 if term_page is None:
-                    term_page = Page(
-                        kind="term",
-                        title=title_case(raw),
-                        params={},
-                        rel_permalink="",
-                        out_path="",
+                    term_page = _as_list_page(
+                        (term_indexes or {}).get((plural, key)),
+                        "term",
+                        title_case(raw),
                         section=plural,
                         type=plural,
                         taxonomy=plural,
@@ -52,12 +90,10 @@ def make_taxonomies(config: SiteConfig, pages: list[Page]):
                     by_key[key] = term_page
                 if page not in term_page.regular_pages:
                     term_page.regular_pages.append(page)
-        tax_page = Page(
-            kind="taxonomy",
-            title=list_title(plural),
-            params={},
-            rel_permalink="",
-            out_path="",
+        tax_page = _as_list_page(
+            (lists or {}).get(plural),
+            "taxonomy",
+            list_title(plural),
             section=plural,
             type=plural,
             taxonomy=plural,
@@ -68,12 +104,12 @@ def make_taxonomies(config: SiteConfig, pages: list[Page]):
             term_page.pages = term_page.regular_pages
             term_page.parent = tax_page
             term_page.date = max((p.date for p in term_page.pages), default=ZERO_DATE)
-            term_page.publish_date = term_page.date
+            term_page.publish_date = newest_published(term_page.pages, now)
             term_page.lastmod = max((p.lastmod for p in term_page.pages), default=ZERO_DATE)
         terms = sort_pages(list(by_key.values()))
         tax_page.pages = terms
         tax_page.date = max((t.date for t in terms), default=ZERO_DATE)
-        tax_page.publish_date = tax_page.date
+        tax_page.publish_date = newest_published(terms, now)
         tax_page.lastmod = max((t.lastmod for t in terms), default=ZERO_DATE)
         taxonomy_pages[plural] = tax_page
         term_pages[plural] = terms

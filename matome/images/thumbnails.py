@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from ..content.globs import glob_regex
 from ..content.page import Page
 from ..errors import SourceError
 from ..graph.resources import resource_order
@@ -87,42 +88,6 @@ _PREPARED: dict[int, PreparedImages] = {}
 
 
 @functools.cache  # every page asks for its feature image with the same few patterns
-def glob_regex(pattern: str) -> re.Pattern:
-    """Hugo's resource globs: ``*`` stays inside a folder, ``**`` crosses them, ``{a,b}``."""
-    out, i = [], 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "{":
-            end = pattern.find("}", i)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                options = pattern[i + 1 : end].split(",")
-                out.append("(?:" + "|".join(glob_regex(o).pattern[:-2] for o in options) + ")")
-                i = end + 1
-                continue
-        elif c == "[":
-            end = pattern.find("]", i)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                out.append(pattern[i : end + 1])
-                i = end + 1
-                continue
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return re.compile("".join(out) + r"\Z", re.IGNORECASE)
-
-
 class Assets:
     """The site's ``assets/`` folder, for Hugo's ``resources.Get`` and ``resources.GetMatch``."""
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..config import SiteConfig
+from ..content.data import data_dirs
 from ..content.languages import content_roots
 from ..incremental import buildcache
 from ..incremental.buildcache import LastBuild
@@ -51,6 +52,7 @@ def input_roots(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path
     """The folders and files a run reads: a run with none of them changed has no work."""
     roots = [
         *(root.path for root in content_roots(config)),
+        *(directory for directory, _ in data_dirs(config)),
         source / "i18n",
         *template_dirs(source),
         theme_dir() / "static",

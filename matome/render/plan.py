@@ -50,7 +50,7 @@ def plan_outputs(
                 if page.kind in LIST_KINDS and page.pagers:
                     outputs.extend(_pager_outputs(page, origin, lang))
             elif fmt in FORMAT_FILES:
-                base = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
+                base = page.output_dir
                 path = f"{base}/{FORMAT_FILES[fmt]}" if base else FORMAT_FILES[fmt]
                 outputs.append(Output("page", path, page.index, fmt=fmt, origin=origin))
         for alias in page.aliases:
@@ -59,12 +59,16 @@ def plan_outputs(
                     "alias", output_path_for(alias), target=page.permalink, origin=origin, lang=lang
                 )
             )
-        for res in page.resources:
-            outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
-    outputs.extend(sitemap_outputs(site, _sitemap_name(config)))
-    if config.enable_robots_txt:
+        if page.publish_resources:  # front matter build.publishResources
+            for res in page.resources:
+                outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
+    disabled = config.disable_kinds
+    if "sitemap" not in disabled:
+        outputs.extend(sitemap_outputs(site, _sitemap_name(config)))
+    if config.enable_robots_txt and "robotstxt" not in disabled:
         outputs.append(Output("robots", "robots.txt", origin="robots.txt"))
-    outputs.extend(not_found_outputs(site))
+    if "404" not in disabled:
+        outputs.extend(not_found_outputs(site))
     outputs.extend(language_redirects(site))
     for source, rel in site.static_content:
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
@@ -84,13 +88,15 @@ def _origin(page) -> str:
 
 def _pager_outputs(page, origin: str, lang: str) -> list[Output]:
     out = []
-    base = page.out_path[: -len("index.html")]
+    base = f"{page.output_dir}/" if page.output_dir else ""
+    # An ugly term's pagers are files (tags/go/page/2.html), other lists' folders.
+    leaf = page.ugly and page.kind == "term"
     # Hugo writes page/1/ as a redirect to the list itself.
-    out.append(
-        Output("alias", f"{base}page/1/index.html", target=page.permalink, origin=origin, lang=lang)
-    )
+    first = f"{base}page/1.html" if leaf else f"{base}page/1/index.html"
+    out.append(Output("alias", first, target=page.permalink, origin=origin, lang=lang))
     for pager in page.pagers[1:]:
-        path = f"{base}page/{pager.number}/index.html"
+        n = pager.number
+        path = f"{base}page/{n}.html" if leaf else f"{base}page/{n}/index.html"
         out.append(Output("pager", path, page.index, pager=pager.number, origin=origin))
     return out
 
@@ -139,7 +145,9 @@ def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceErro
                 SourceError(out.origin, 0, 0, f"output path {out.out_path!r} leaves the site")
             )
             continue
-        key = out.out_path.lower()
+        # Paths that differ only in case are two files, as Hugo writes them (short links
+        # such as /b/FY and /b/Fy); a file system that ignores case keeps one of them.
+        key = out.out_path
         first = seen.get(key)
         if first is not None:
             if first.kind == "copy" and out.kind == "copy":
