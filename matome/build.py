@@ -251,10 +251,11 @@ def _build(
     else:
         report.warnings += thumbnails.warnings
         static_dirs = [theme_dir() / "static", source / "static"]
-        outputs, plan_errors = plan_outputs(
+        outputs, plan_problems = plan_outputs(
             site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails.outputs
         )
-        errors += plan_errors
+        errors += [p for p in plan_problems if p.severity == "error"]
+        report.warnings += [p for p in plan_problems if p.severity != "error"]
     graph_warnings = list(report.warnings)  # what a build on the same graph warns about again
     if _has_hugo_layouts(source, config):
         report.warnings.append(

@@ -269,7 +269,9 @@ def _make_page(config, zone, rel_dir, name, path, fm, display) -> Page:
     page.url_override = str(lower.get("url") or "")
     outputs = lower.get("outputs")
     if outputs:
-        page.outputs = [str(o).lower() for o in outputs]
+        # One format may be named alone: outputs = "json".
+        names = outputs if isinstance(outputs, list) else [outputs]
+        page.outputs = [str(o).lower() for o in names]
     return page
 
 

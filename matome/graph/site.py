@@ -13,8 +13,10 @@ from ..config import SiteConfig
 from ..content.loader import LoadResult, page_url, set_location
 from ..content.page import Page, Term
 from ..errors import SourceError
+from ..formats import OutputFormat, site_formats
 from .menus import MenuEntry, make_menus
 from .order import sort_pages
+from .outputs import assign_outputs
 from .pagination import paginate
 from .paths import index_paths, lookup_page
 from .related import Related, build_related, related_pages
@@ -39,6 +41,7 @@ class Site:
     not_found: Page | None = None  # the page 404.html renders, Hugo's kind "404"
     related_index: Related | None = None
     errors: list[SourceError] = field(default_factory=list)
+    output_formats: dict[str, OutputFormat] = field(default_factory=dict)  # by name
 
     # --- template API --------------------------------------------------------
     @property
@@ -105,10 +108,12 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
     for i, page in enumerate(all_pages):
         page.index = i
         page.site_params = config.params
-        if not page.outputs:
-            page.outputs = list(config.outputs.get(page.kind, ["html"]))
+    formats = site_formats(config)
+    errors += formats.errors
+    # Warnings about the graph join the loader's, which every caller reports.
+    errors += assign_outputs(config, all_pages, formats, loaded.warnings)
     by_path = index_paths(all_pages)
-    menus = make_menus(config, by_path, errors)
+    menus = make_menus(config, all_pages, by_path, loaded.warnings)
     site = Site(
         config=config,
         home=home,
@@ -122,6 +127,7 @@ def build_site(config: SiteConfig, loaded: LoadResult, now: datetime) -> Site:
         build_date=now,
         by_path=by_path,
         errors=errors,
+        output_formats=formats.formats,
     )
     site.related_index = build_related(config, regular)
     site.not_found = _not_found_page(config, site, home)

@@ -44,7 +44,8 @@ from typing import Any
 
 from ..content.page import RENDERED_FIELDS, Page
 from ..graph.site import Site
-from ..render.plan import Output
+from ..render.environment import EscapeKeyedBytecodeCache
+from ..render.plan import PAGINATOR, Output
 from .reads import page_key
 
 CACHE_DIR = ".matome-cache"
@@ -270,23 +271,28 @@ def fingerprint(config: Any) -> str:
 
 
 def template_digests(dirs: list[Path]) -> dict[str, tuple]:
-    """Each template name with the digest of its file in every template folder (None: absent)."""
+    """Each template name with, in every template folder, the digest of its file and
+    whether it names the paginator (None: absent)."""
     found: dict[str, list] = {}
+    word = PAGINATOR.encode()
     for i, directory in enumerate(dirs):
         for path in directory.rglob("*"):
             if path.is_file():
                 name = path.relative_to(directory).as_posix()
                 slot = found.setdefault(name, [None] * len(dirs))
-                slot[i] = hashlib.blake2b(path.read_bytes()).hexdigest()
+                data = path.read_bytes()
+                slot[i] = (hashlib.blake2b(data).hexdigest(), word in data)
     return {name: tuple(slots) for name, slots in found.items()}
 
 
 def changed_templates(cache: BuildCache, now: dict[str, tuple]) -> frozenset[str] | None:
     """Names whose files changed; None when a template was added or removed in any folder
-    (a site's file now shadows the theme's, a lookup now finds another name)."""
+    (a site's file now shadows the theme's, a lookup now finds another name), or began or
+    ceased to name the paginator (a list in a format other than HTML is then paginated
+    differently: the plan, which a kept graph keeps, is another)."""
 
     def where(templates: dict[str, tuple]) -> dict[str, tuple]:
-        return {name: tuple(d is not None for d in digests) for name, digests in templates.items()}
+        return {name: tuple(d and d[1] for d in digests) for name, digests in templates.items()}
 
     if where(cache.templates) != where(now):
         return None
@@ -303,12 +309,11 @@ def _blob(source: Path, name: str) -> Path:
 
 
 def template_bytecode(source: Path) -> Any:
-    """Jinja's compiled templates, kept by name and source checksum under ``templates/``."""
-    import jinja2
-
+    """Jinja's compiled templates, kept by name, escaping and source checksum under
+    ``templates/``."""
     folder = _dir(source) / "templates"
     folder.mkdir(parents=True, exist_ok=True)
-    return jinja2.FileSystemBytecodeCache(str(folder))
+    return EscapeKeyedBytecodeCache(str(folder))
 
 
 def load(source: Path, print_: str) -> BuildCache | None:

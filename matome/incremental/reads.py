@@ -209,7 +209,8 @@ def canon(value: Any) -> Any:
     if kind is MenuEntry:
         page = page_key(value.page) if value.page is not None else None
         fields = (value.name, value.url, value.weight, value.identifier, value.parent)
-        return ("menu", *fields, value.pre, value.post, value.title, page, canon(value.params))
+        more = (value.pre, value.post, value.title, value.menu, page, canon(value.params))
+        return ("menu", *fields, *more, canon(value.children))
     if kind in (list, tuple):
         return tuple(canon(v) for v in value)
     if kind is dict:
@@ -219,6 +220,17 @@ def canon(value: Any) -> Any:
     if callable(value):
         return _Changed()
     return value
+
+
+def _menu_place(page: Page) -> tuple:
+    """What ``is_menu_current`` and ``has_menu_current`` read: the site's menus, and the
+    sections the page is in."""
+    sections = []
+    ancestor = page.parent
+    while ancestor is not None:
+        sections.append(page_key(ancestor))
+        ancestor = ancestor.parent
+    return canon(page.site.menus), tuple(sections)
 
 
 # Reads whose value is not the attribute itself (methods, and what is costly to compare).
@@ -233,6 +245,9 @@ _PAGE_SPECIAL = {
     "site": lambda p: SITE,
     "@pagers": lambda p: canon(p.pagers),
     "@count": lambda p: len(p.pages),  # a term's count: its pages' order does not matter
+    # What a menu entry is compared with: the site's menus, and where the page is.
+    "is_menu_current": _menu_place,
+    "has_menu_current": _menu_place,
 }
 
 

@@ -377,7 +377,7 @@ class LiveSite:
         thumbnails, image_warnings = prepare_thumbnails(site, self.workers)
         outcome.warnings += image_warnings
         outputs, plan_errors = plan_outputs(site, paths.static, thumbnails)
-        outcome.errors += plan_errors
+        _report(plan_errors, outcome)
         if outcome.errors:
             return self._finish(outcome, started)
         rows, staging = self._render_outputs(outputs, site, env, content, outcome)
@@ -495,11 +495,12 @@ class LiveSite:
         outcome.errors += self._render_contents(again, view, content, entries, outcome)
         view.forget()
         keys |= {page_key(p) for p in again}
-        replanned = "static" in kinds
+        # A template's text decides whether a list is paginated in a format (plan.py).
+        replanned = "static" in kinds or "template" in kinds
         outputs = None
         if replanned:
             outputs, plan_errors = plan_outputs(site, self.paths.static, self.thumbnails)
-            outcome.errors += plan_errors
+            _report(plan_errors, outcome)
         if not outcome.errors:
             dirty = self._dirty(outputs, view, keys, changed_templates)
             now, later = self._at_once(dirty, site, {page_key(p) for p, _ in edits})
@@ -567,7 +568,7 @@ class LiveSite:
         thumbnails, image_warnings = prepare_thumbnails(site, self.workers)
         outcome.warnings += image_warnings
         outputs, plan_errors = plan_outputs(site, self.paths.static, thumbnails)
-        outcome.errors += plan_errors
+        _report(plan_errors, outcome)
         if not outcome.errors:
             dirty = self._dirty(outputs, view, None, changed_templates)
             now, later = self._at_once(dirty, site, changed_keys)
@@ -924,6 +925,12 @@ def _reuse(page: Page, entry: ContentEntry) -> None:
     again, on the real blog, took 40 ms of each front matter edit)."""
     page.__dict__.update(entry.fields)
     page.__dict__["comment_count"] = entry.comment_count
+
+
+def _report(problems: list[SourceError], outcome: Outcome) -> None:
+    """The plan's problems: its errors fail the rebuild, its warnings are told."""
+    outcome.errors += [p for p in problems if p.severity == "error"]
+    outcome.warnings += [p for p in problems if p.severity != "error"]
 
 
 def _pristine(loaded: LoadResult) -> LoadResult:
