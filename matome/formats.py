@@ -194,11 +194,14 @@ def site_formats(config: SiteConfig) -> SiteFormats:
     for name, table in _table(config.get("mediaTypes"), "mediaTypes", where, errors).items():
         name = str(name).lower()
         suffixes = types[name].suffixes if name in types else ()
-        if isinstance(table, dict) and "suffixes" in table:
-            value = table["suffixes"]
-            suffixes = tuple(
-                str(s).lstrip(".") for s in ([value] if isinstance(value, str) else value or [])
-            )
+        value = table.get("suffixes") if isinstance(table, dict) else None
+        if isinstance(value, str):
+            value = [value]
+        if isinstance(value, list):
+            suffixes = tuple(str(s).lstrip(".") for s in value)
+        elif value is not None:
+            message = f"mediaTypes.{name}.suffixes: expected a list of suffixes, got {value!r}"
+            errors.append(SourceError(where, 0, 0, message))
         types[name] = MediaType(name, suffixes)
     formats = _builtin_formats(types)
     for name, table in _table(config.get("outputFormats"), "outputFormats", where, errors).items():
@@ -213,7 +216,10 @@ def site_formats(config: SiteConfig) -> SiteFormats:
             if key == "mediatype":
                 media = types.get(str(value).lower())
                 if media is None:
-                    message = f"outputFormats.{name}: media type {value!r} not found: define it in [mediaTypes]"
+                    message = (
+                        f"outputFormats.{name}: media type {value!r} not found: "
+                        "define it in [mediaTypes]"
+                    )
                     errors.append(SourceError(where, 0, 0, message))
                     continue
                 changes["media_type"] = media
@@ -246,18 +252,14 @@ def _table(value: Any, key: str, where: str, errors: list[SourceError]) -> dict:
 def _value(attr: str, value: Any) -> Any:
     """A config value as the field wants it; None when it cannot be one."""
     if attr in _FLAGS:
-        if isinstance(value, bool):
-            return value
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
-        return None
+        return value if isinstance(value, bool) else None
     if attr == "weight":
         return value if isinstance(value, int) and not isinstance(value, bool) else None
-    return (
-        value.strip("/")
-        if attr == "path" and isinstance(value, str)
-        else (value if isinstance(value, str) else None)
-    )
+    if not isinstance(value, str):
+        return None
+    return value.strip("/") if attr == "path" else value
 
 
 # --- where a page's format is written -----------------------------------------------

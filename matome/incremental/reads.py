@@ -245,6 +245,8 @@ _PAGE_SPECIAL = {
     "site": lambda p: SITE,
     "@pagers": lambda p: canon(p.pagers),
     "@count": lambda p: len(p.pages),  # a term's count: its pages' order does not matter
+    # Without the format being rendered, which the graph does not know: all of them.
+    "alternative_output_formats": lambda p: p.output_formats,
     # What a menu entry is compared with: the site's menus, and where the page is.
     "is_menu_current": _menu_place,
     "has_menu_current": _menu_place,
