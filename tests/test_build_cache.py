@@ -276,6 +276,19 @@ def test_a_feed_template_that_begins_or_ceases_to_paginate_writes_or_removes_pag
     assert_same_as_cold(site, out, tmp_path / "again")  # not into the first cold build
 
 
+def test_a_menu_entry_given_in_front_matter_reaches_every_page(built, tmp_path):
+    site, out = built
+    edit(
+        site / "content/posts/a03/index.md",
+        "months = '2025/03'",
+        "menu = 'main'\nmonths = '2025/03'",
+    )
+    run(site, out)
+    for page in ("index.html", "posts/a07/index.html", "tags/tag1/index.html"):
+        assert 'href="/posts/a03/"' in (out / page).read_text().split("</header>")[0], page
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_a_new_and_a_deleted_article(built, tmp_path):
     site, out = built
     write(site / "content/posts/new/index.md", article(99, title="新着"))

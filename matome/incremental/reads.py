@@ -23,6 +23,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page, Term
+from ..formats import OutputFormats
 from ..graph.menus import MenuEntry
 from ..graph.pagination import Pager
 from ..graph.paths import lookup_page
@@ -206,6 +207,9 @@ def canon(value: Any) -> Any:
     if kind is Pager:
         pages = tuple(page_key(p) for p in value.pages)
         return ("pager", value.number, pages, value.url, len(value.pagers))
+    if kind is OutputFormats:
+        # Their formats and media types come from the configuration, in the fingerprint.
+        return tuple((f.name, f.permalink, f.rel_permalink) for f in value)
     if kind is MenuEntry:
         page = page_key(value.page) if value.page is not None else None
         fields = (value.name, value.url, value.weight, value.identifier, value.parent)
@@ -246,7 +250,7 @@ _PAGE_SPECIAL = {
     "@pagers": lambda p: canon(p.pagers),
     "@count": lambda p: len(p.pages),  # a term's count: its pages' order does not matter
     # Without the format being rendered, which the graph does not know: all of them.
-    "alternative_output_formats": lambda p: p.output_formats,
+    "alternative_output_formats": lambda p: canon(p.output_formats),
     # What a menu entry is compared with: the site's menus, and where the page is.
     "is_menu_current": _menu_place,
     "has_menu_current": _menu_place,
