@@ -184,6 +184,7 @@ def test_the_outputs_fixture_exercises_what_it_claims():
     } <= hugo.files
     assert "tags/y/page/2/feed.json" not in hugo.files  # one pager: none more
     assert "page/2/atom.xml" not in hugo.files  # its template does not paginate
+    assert "<pager>/page/2/feed.xml</pager>" in (hugo.root / "page/2/feed.xml").read_text()
     assert {"amp/posts/a/index.html", "posts/a/plain.txt", "posts/c/index.json"} <= hugo.files
     assert "notes/n/plain.txt" in hugo.files and "notes/n/index.html" not in hugo.files
     home = probe(hugo, "index.html")

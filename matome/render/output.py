@@ -60,15 +60,12 @@ def _render_format(item: Output, page: Page, site: Site, env: jinja2.Environment
 
 
 def format_pagers(page: Page, fmt: OutputFormat, site: Site) -> list[Pager]:
-    """The page's pagers with the URLs of their files in ``fmt`` (``/page/2/index.json``).
-    Hugo gives RSS pagers absolute URLs."""
-    config = site.config
+    """The page's pagers with the URLs of their files in ``fmt`` (``/page/2/index.json``)."""
     first = format_location(page, fmt).url_path
-    root = config.base_url.rstrip("/") if fmt.name == "rss" else config.base_path
     pagers: list[Pager] = []
     for pager in page.pagers:
         path = first if pager.number == 1 else "/" + format_pager_path(first[1:], pager.number)
-        url = root + escape_url_path(path)
+        url = site.config.base_path + escape_url_path(path)
         pagers.append(Pager(pager.number, pager.pages, url, pagers, pager.total_elements))
     return pagers
 
