@@ -10,8 +10,9 @@ front matter): ``html`` at the page's URL, every other format beside it, as
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .config import SiteConfig
 from .content.urls import escape_url_path
@@ -263,8 +264,7 @@ def _value(attr: str, value: Any) -> Any:
 
 
 # --- where a page's format is written -----------------------------------------------
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     """Where one format of a page goes: the file, and its URL's path (not yet escaped,
     without the site's base path)."""
 
@@ -300,9 +300,10 @@ def _is_index(path: str) -> bool:
     return path == "index.html" or path.endswith("/index.html")
 
 
-@dataclass(frozen=True)
-class PageOutputFormat:
-    """Hugo's ``page.OutputFormat``: one format a page is rendered in, with its URLs."""
+class PageOutputFormat(NamedTuple):
+    """Hugo's ``page.OutputFormat``: one format a page is rendered in, with its URLs.
+    (A named tuple: every page makes its own in every ``<head>``, and tuples are quick
+    to make.)"""
 
     name: str
     rel: str
@@ -310,6 +311,10 @@ class PageOutputFormat:
     permalink: str
     rel_permalink: str
     format: OutputFormat
+
+
+# What escape_url_path changes: any character but these (most paths have none).
+_ESCAPED_IN_URLS = re.compile(r"[^A-Za-z0-9/_.~$&+,:;=@-]")
 
 
 class OutputFormats(list):
@@ -327,7 +332,9 @@ class OutputFormats(list):
 def page_output_format(page: Any, fmt: OutputFormat, config: SiteConfig) -> PageOutputFormat:
     """``fmt`` of ``page`` with its URLs (``html``'s are the page's own, even while
     another format is rendered with its own as the page's permalink)."""
-    url = escape_url_path(format_location(page, fmt).url_path)
+    url = format_location(page, fmt).url_path
+    if _ESCAPED_IN_URLS.search(url) is not None:
+        url = escape_url_path(url)
     rel = config.base_path + url
     absolute = config.base_url.rstrip("/") + url
     if fmt.protocol:
