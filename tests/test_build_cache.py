@@ -226,6 +226,69 @@ def test_a_config_change_renders_everything(built, tmp_path):
     assert_same_as_cold(site, out, tmp_path)
 
 
+ATOM_FORMAT = (
+    '[mediaTypes."application/atom+xml"]\n  suffixes = ["xml"]\n'
+    '[outputFormats.atom]\n  mediaType = "application/atom+xml"\n  baseName = "atom"\n'
+    '[outputs]\n  home = ["html", "rss", "atom"]\n'
+)
+
+
+def test_an_edited_title_reaches_a_feed_in_the_sites_own_format(site, tmp_path):
+    with (site / "hugo.toml").open("a") as config:
+        config.write(ATOM_FORMAT)
+    write(
+        site / "templates/index.atom.xml",
+        "<feed>{% for p in site.regular_pages %}<entry>{{ p.title }}</entry>{% endfor %}</feed>\n",
+    )
+    out = tmp_path / "public"
+    run(site, out)
+    assert "<entry>記事 5</entry>" in (out / "atom.xml").read_text()
+    edit(site / "content/posts/a05/index.md", "title = '記事 5'", "title = '新しい題名'")
+    report = run(site, out)
+    assert report.rendered_outputs < report.kept_outputs  # not everything again
+    assert "<entry>新しい題名</entry>" in (out / "atom.xml").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_feed_template_that_begins_or_ceases_to_paginate_writes_or_removes_pagers(
+    built, tmp_path
+):
+    """Whether a list in a format other than HTML is paginated is read from its
+    template's text: an edit of the template alone changes which files there are."""
+    site, out = built
+    with (site / "hugo.toml").open("a") as config:
+        config.write('[outputs]\n  home = ["html", "rss", "json"]\n')
+    template = site / "templates/index.json"
+    write(template, "[{% for p in site.regular_pages %}{{ p.title | jsonify }},{% endfor %}]\n")
+    run(site, out)
+    assert not (out / "page/2/index.json").exists()
+    paginated = "[{% for p in paginator.pages %}{{ p.title | jsonify }},{% endfor %}]\n"
+    write(template, paginated)
+    touch_later(template)
+    run(site, out)
+    assert (out / "page/4/index.json").is_file()  # 40 articles, 10 a pager
+    assert_same_as_cold(site, out, tmp_path)
+    write(template, paginated.replace("paginator.pages", "site.regular_pages"))
+    touch_later(template)
+    report = run(site, out, clean=True)  # as Hugo, files no longer written stay without it
+    assert report.cleaned == 3
+    assert not (out / "page/2/index.json").exists()
+    assert_same_as_cold(site, out, tmp_path / "again")  # not into the first cold build
+
+
+def test_a_menu_entry_given_in_front_matter_reaches_every_page(built, tmp_path):
+    site, out = built
+    edit(
+        site / "content/posts/a03/index.md",
+        "months = '2025/03'",
+        "menu = 'main'\nmonths = '2025/03'",
+    )
+    run(site, out)
+    for page in ("index.html", "posts/a07/index.html", "tags/tag1/index.html"):
+        assert 'href="/posts/a03/"' in (out / page).read_text().split("</header>")[0], page
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_a_new_and_a_deleted_article(built, tmp_path):
     site, out = built
     write(site / "content/posts/new/index.md", article(99, title="新着"))

@@ -632,6 +632,36 @@ def assert_same_as_full_build(live: LiveSite, root: Path, fresh, name: str) -> N
     assert [p for p in ours if ours[p] != theirs[p]] == [], name
 
 
+def test_a_feed_template_that_begins_or_ceases_to_paginate_changes_the_files_served(tmp_path):
+    """Whether the home page's JSON is paginated is read from its template's text (the
+    plan), so an edit of the template alone adds or removes its pager files."""
+    site = make_site(tmp_path / "site", articles=14)  # two pagers of 10
+    template = site / "templates/index.json"
+    listed = "[{% for p in site.regular_pages %}{{ p.title | jsonify }},{% endfor %}]\n"
+    write(template, listed)
+    flags = Flags(base_url="http://127.0.0.1:1313/", environment="development")
+
+    def fresh() -> dict[str, bytes]:
+        out = Path(tempfile.mkdtemp(dir=tmp_path)) / "site"
+        out.mkdir()
+        assert LiveSite(site, flags, out, workers=1).full().ok
+        return tree(out)
+
+    root = tmp_path / "served" / "site"
+    root.mkdir(parents=True)
+    live = LiveSite(site, flags, root, workers=1)
+    assert live.full().ok
+    assert not (root / "page/2/index.json").exists()
+    write(template, listed.replace("site.regular_pages", "paginator.pages"))
+    assert live.update({template.resolve()}).ok
+    assert (root / "page/2/index.json").is_file()
+    assert_same_as_full_build(live, root, fresh, "paginated")
+    write(template, listed)
+    assert live.update({template.resolve()}).ok
+    assert not (root / "page/2/index.json").exists()
+    assert_same_as_full_build(live, root, fresh, "not paginated")
+
+
 def test_related_lists_follow_a_date_change(tmp_path):
     # Every article shares a tag, every other one a second: moving the oldest to the
     # front puts it in the related list of a6, which is not its neighbour and showed

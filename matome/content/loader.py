@@ -359,10 +359,10 @@ def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_inf
     page.url_override = read("url", to_str, "text", "")
     page.git_info = git_info
     outputs = lower.get("outputs")
-    if isinstance(outputs, str):
-        outputs = [outputs]
-    if outputs and isinstance(outputs, list):
-        page.outputs = [str(o).lower() for o in outputs]
+    if outputs:
+        # One format may be named alone: outputs = "json".
+        names = outputs if isinstance(outputs, list) else [outputs]
+        page.outputs = [str(o).lower() for o in names]
     return page
 
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..formats import OutputFormats, page_output_format
+
 
 class _ZeroDate(datetime):
     """Hugo's zero time: falsy in templates, so ``{% if page.date %}`` works as in Go."""
@@ -234,6 +236,7 @@ class Page:
     toc: str = _Rendered("")
     pagers: list = field(default_factory=list)  # every pager of a list page
     paginator: Any = None  # the pager being rendered (Hugo's .Paginator)
+    rendering_format: str = "html"  # the output format being rendered, set as paginator is
     index: int = -1  # position in Site.pages; how workers name a page
     url_override: str = ""  # front matter `url`
     resource_names: list[str] = field(default_factory=list)  # bundle files, set by the loader
@@ -348,6 +351,42 @@ class Page:
     @property
     def has_date(self) -> bool:
         return self.date != ZERO_DATE
+
+    @property
+    def output_formats(self) -> OutputFormats:
+        """Hugo's ``.OutputFormats``: each format the page is rendered in, with its URLs."""
+        site = self.site
+        if site is None:
+            return OutputFormats()
+        formats = site.output_formats
+        return OutputFormats(
+            page_output_format(self, formats[name], site.config)
+            for name in self.outputs
+            if name in formats
+        )
+
+    @property
+    def alternative_output_formats(self) -> OutputFormats:
+        """Hugo's ``.AlternativeOutputFormats``: the others than the one being rendered,
+        but for those marked ``notAlternative``."""
+        return OutputFormats(
+            f
+            for f in self.output_formats
+            if f.name != self.rendering_format and not f.format.not_alternative
+        )
+
+    def is_menu_current(self, menu: str, entry: Any) -> bool:
+        """Hugo's ``.IsMenuCurrent``: ``entry`` (of ``menu``) is this page's."""
+        from ..graph.menus import is_menu_current
+
+        return is_menu_current(self, menu, entry)
+
+    def has_menu_current(self, menu: str, entry: Any) -> bool:
+        """Hugo's ``.HasMenuCurrent``: ``entry`` is a section this page is in, or one of
+        its children is this page's."""
+        from ..graph.menus import has_menu_current
+
+        return has_menu_current(self, menu, entry)
 
     def terms(self, taxonomy: str) -> list[Term]:
         """The terms this page has in ``taxonomy`` (plural name), in front matter order."""

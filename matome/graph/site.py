@@ -15,9 +15,11 @@ from ..content.data import load_site_data
 from ..content.loader import LoadResult, page_url, set_location, unescaped_path
 from ..content.page import ZERO_DATE, Page, Term
 from ..errors import SourceError
+from ..formats import OutputFormat, site_formats
 from .build_options import apply_build_options
 from .menus import MenuEntry, make_menus
 from .order import sort_pages
+from .outputs import assign_outputs
 from .pagination import paginate
 from .paths import index_paths, lookup_page
 from .related import Related, build_related, related_pages
@@ -52,6 +54,7 @@ class Site:
     is_multilingual: bool = False
     data: dict = field(default_factory=dict)  # site.data: the files of data/, every language's
     warnings: list[SourceError] = field(default_factory=list)  # until build_site reports them
+    output_formats: dict[str, OutputFormat] = field(default_factory=dict)  # by name
 
     # --- template API --------------------------------------------------------
     @property
@@ -247,8 +250,10 @@ def build_language_site(
         page.index = i
         page.lang = lang
         page.site_params = config.params
-        if not page.outputs:
-            page.outputs = list(config.outputs.get(page.kind, ["html"]))
+    formats = site_formats(config)
+    errors += formats.errors
+    errors += assign_outputs(config, all_pages, formats, warnings)
+    for page in all_pages:
         if page.render != "always" or page.kind in disabled:
             page.outputs, page.aliases = [], []  # no file (and no redirect to it)
         if "rss" in disabled:
@@ -263,7 +268,7 @@ def build_language_site(
         ]:
             term.url = term.page.rel_permalink
     by_path = index_paths(all_pages)
-    menus = make_menus(config, by_path, errors)
+    menus = make_menus(config, all_pages, by_path, warnings)
     site = Site(
         config=config,
         home=home,
@@ -283,6 +288,7 @@ def build_language_site(
         is_default_language=config.language.code == config.default_language,
         is_multilingual=config.multilingual,
         warnings=warnings,
+        output_formats=formats.formats,
     )
     if every is not None:
         every.extend(all_pages)

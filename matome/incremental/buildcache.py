@@ -44,7 +44,8 @@ from typing import Any
 
 from ..content.page import RENDERED_FIELDS, Page
 from ..graph.site import Site
-from ..render.plan import Output
+from ..render.environment import EscapeKeyedBytecodeCache
+from ..render.plan import PAGINATOR, Output
 from .reads import page_key
 
 CACHE_DIR = ".matome-cache"
@@ -278,20 +279,25 @@ def fingerprint(config: Any) -> str:
 
 
 def template_digests(dirs: list[Path]) -> dict[str, tuple]:
-    """Each template name with the digest of its file in every template folder (None: absent)."""
+    """Each template name with, in every template folder, the digest of its file and
+    whether it names the paginator (None: absent)."""
     found: dict[str, list] = {}
+    word = PAGINATOR.encode()
     for i, directory in enumerate(dirs):
         for path in directory.rglob("*"):
             if path.is_file():
                 name = path.relative_to(directory).as_posix()
                 slot = found.setdefault(name, [None] * len(dirs))
-                slot[i] = hashlib.blake2b(path.read_bytes()).hexdigest()
+                data = path.read_bytes()
+                slot[i] = (hashlib.blake2b(data).hexdigest(), word in data)
     return {name: tuple(slots) for name, slots in found.items()}
 
 
 def changed_templates(cache: BuildCache, now: dict[str, tuple]) -> frozenset[str] | None:
     """Names whose files changed; None when a template was added or removed in any folder
-    (a site's file now shadows the theme's, a lookup now finds another name)."""
+    (a site's file now shadows the theme's, a lookup now finds another name). A changed
+    template may name the paginator where it did not (a list in a format other than HTML
+    is then paginated differently): the plan is made again (``pipeline/__init__.py``)."""
 
     def where(templates: dict[str, tuple]) -> dict[str, tuple]:
         return {name: tuple(d is not None for d in digests) for name, digests in templates.items()}
@@ -312,12 +318,11 @@ def _blob(folder: Path, name: str) -> Path:
 
 
 def template_bytecode(folder: Path) -> Any:
-    """Jinja's compiled templates, kept by name and source checksum under ``templates/``."""
-    import jinja2
-
+    """Jinja's compiled templates, kept by name, escaping and source checksum under
+    ``templates/``."""
     compiled = folder / "templates"
     compiled.mkdir(parents=True, exist_ok=True)
-    return jinja2.FileSystemBytecodeCache(str(compiled))
+    return EscapeKeyedBytecodeCache(str(compiled))
 
 
 def load(folder: Path, print_: str) -> BuildCache | None:

@@ -23,6 +23,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page, Term
+from ..formats import OutputFormats
 from ..graph.menus import MenuEntry
 from ..graph.pagination import Pager
 from ..graph.paths import lookup_page
@@ -223,10 +224,14 @@ def canon(value: Any) -> Any:
     if kind is Pager:
         pages = tuple(page_key(p) for p in value.pages)
         return ("pager", value.number, pages, value.url, len(value.pagers))
+    if kind is OutputFormats:
+        # Their formats and media types come from the configuration, in the fingerprint.
+        return tuple((f.name, f.permalink, f.rel_permalink) for f in value)
     if kind is MenuEntry:
         page = page_key(value.page) if value.page is not None else None
         fields = (value.name, value.url, value.weight, value.identifier, value.parent)
-        return ("menu", *fields, value.pre, value.post, value.title, page, canon(value.params))
+        more = (value.pre, value.post, value.title, value.menu, page, canon(value.params))
+        return ("menu", *fields, *more, canon(value.children))
     if kind in (list, tuple):
         return tuple(canon(v) for v in value)
     if kind is dict:
@@ -236,6 +241,17 @@ def canon(value: Any) -> Any:
     if callable(value):
         return _Changed()
     return value
+
+
+def _menu_place(page: Page) -> tuple:
+    """What ``is_menu_current`` and ``has_menu_current`` read: the site's menus, and the
+    sections the page is in."""
+    sections = []
+    ancestor = page.parent
+    while ancestor is not None:
+        sections.append(page_key(ancestor))
+        ancestor = ancestor.parent
+    return canon(page.site.menus), tuple(sections)
 
 
 # Reads whose value is not the attribute itself (methods, and what is costly to compare).
@@ -250,6 +266,11 @@ _PAGE_SPECIAL = {
     "site": lambda p: SITE,
     "@pagers": lambda p: canon(p.pagers),
     "@count": lambda p: len(p.pages),  # a term's count: its pages' order does not matter
+    # Without the format being rendered, which the graph does not know: all of them.
+    "alternative_output_formats": lambda p: canon(p.output_formats),
+    # What a menu entry is compared with: the site's menus, and where the page is.
+    "is_menu_current": _menu_place,
+    "has_menu_current": _menu_place,
 }
 
 

@@ -188,8 +188,9 @@ def _run(
 
     if thumbnails is not None:
         report.warnings += thumbnails.warnings
-    outputs, plan_errors = _plan(source, site, snap, thumbnails, changes)
-    errors += plan_errors
+    outputs, plan_problems = _plan(source, site, snap, thumbnails, changes, bool(changed))
+    errors += [p for p in plan_problems if p.severity == "error"]
+    report.warnings += [p for p in plan_problems if p.severity != "error"]
     graph_warnings = list(report.warnings)  # what a run on the same graph warns about again
     if (source / "layouts").is_dir() or config.theme:
         report.warnings.append(
@@ -391,12 +392,20 @@ def _start_thumbnails(graph: Graph, workers: int, children: contextlib.ExitStack
     return thumbnails, encoding, early_jobs
 
 
-def _plan(source: Path, site: Site, snap: Snapshot | None, thumbnails, changes: Changes):
-    """Every file of the site; on a kept graph, the last plan unless a static file changed."""
+def _plan(
+    source: Path,
+    site: Site,
+    snap: Snapshot | None,
+    thumbnails,
+    changes: Changes,
+    templates_changed: bool,
+):
+    """Every file of the site; on a kept graph, the last plan unless a static file or a
+    template changed (whether a list is paginated in a format is read from its template)."""
     static_dirs = list(
         dict.fromkeys(d.resolve() for d in [theme_dir() / "static", source / "static"])
     )
-    if snap is not None and thumbnails is None:
+    if snap is not None and thumbnails is None and not templates_changed:
         statics = tuple(f"{d}{os.sep}" for d in static_dirs)
         if not any(path.startswith(statics) for path in changes.files):
             return snap.outputs, []  # the same graph and files plan the same

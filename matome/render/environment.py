@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ..content.page import Page
 from ..errors import SourceError
+from ..formats import BUILTIN_FORMATS, HTML, OutputFormat
 from .functions import (
     comment_time,
     date_format,
@@ -36,50 +37,69 @@ def theme_dir() -> Path:
     return packaged if (packaged / "templates").is_dir() else REPO_ROOT
 
 
-def layout_candidates(page: Page, fmt: str = "html") -> list[str]:
-    """Templates to try for a page, most specific first (Hugo's lookup order)."""
-    ext = {"html": "html", "rss": "xml", "json": "json"}.get(fmt, fmt)
+def layout_candidates(page: Page, fmt: OutputFormat = HTML) -> list[str]:
+    """Templates to try for a page in an output format, most specific first (Hugo's
+    lookup order).
+
+    HTML looks for ``<layout>.html`` names (``posts/single.html``, ``_default/list.html``);
+    another format first for the same names with its name and suffix
+    (``index.atom.xml``, ``_default/list.atom.xml``), then with its suffix alone
+    (``single.json``, ``list.xml``), then for a template named after it
+    (``posts/rss.xml``, ``_default/rss.xml``)."""
+    layouts = _layouts(page)
+    if fmt.name == "html":
+        return [f"{n}.html" for n in layouts]
+    name, suffix = fmt.name, fmt.suffix
+    folders = dict.fromkeys([page.type, page.section]) if page.kind != "home" else {}
+    named_by_format = [f"{d}/{name}.{suffix}" for d in folders if d]
+    named_by_format += [f"{name}.{suffix}", f"_default/{name}.{suffix}"]
+    if name == suffix:
+        # A format named as its suffix (json): ``single.json`` names both, before
+        # ``single.json.json``.
+        both = [*layouts, "all"]
+        return [*(f"{n}.{s}" for n in both for s in (suffix, f"{name}.{suffix}")), *named_by_format]
+    return [
+        *(f"{n}.{name}.{suffix}" for n in layouts),
+        f"all.{name}.{suffix}",
+        *(f"{n}.{suffix}" for n in layouts),
+        *named_by_format,
+        f"all.{suffix}",
+    ]
+
+
+def _layouts(page: Page) -> list[str]:
+    """The layouts to look for, without their suffix."""
     layout = page.layout
     kind = page.kind
-    if fmt == "rss":
-        base = ["rss.xml", "_default/rss.xml"]
-        if kind == "home":
-            return ["index.rss.xml", "home.rss.xml", *base]
-        return [f"{page.type}/rss.xml", f"{page.section}/rss.xml", f"{kind}.rss.xml", *base]
     if kind == "home":
         names = ["index", "home", "list"]
-        return [*(f"{n}.{ext}" for n in names), *(f"_default/{n}.{ext}" for n in names)]
+        return [*names, *(f"_default/{n}" for n in names)]
     if kind == "page":
         names = [layout] if layout else []
         names.append("single")
         return [
-            *(
-                f"{d}/{n}.{ext}"
-                for d in dict.fromkeys([page.type, page.section])
-                if d
-                for n in names
-            ),
-            *(f"_default/{n}.{ext}" for n in names),
-            *(f"{n}.{ext}" for n in names),
+            *(f"{d}/{n}" for d in dict.fromkeys([page.type, page.section]) if d for n in names),
+            *(f"_default/{n}" for n in names),
+            *names,
         ]
     if kind == "section":
         return [
-            *(f"{page.type}/{n}.{ext}" for n in ([layout] if layout else []) + ["section", "list"]),
-            f"section/{page.section}.{ext}",
-            f"_default/section.{ext}",
-            f"section.{ext}",
-            f"_default/list.{ext}",
-            f"list.{ext}",
+            *(f"{page.type}/{n}" for n in ([layout] if layout else []) + ["section", "list"]),
+            f"section/{page.section}",
+            "_default/section",
+            "section",
+            "_default/list",
+            "list",
         ]
     singular = page.taxonomy.rstrip("s")
     return [
-        f"{page.taxonomy}/{kind}.{ext}",
-        f"{kind}/{singular}.{ext}",
-        f"_default/{kind}.{ext}",
-        f"{kind}.{ext}",
-        f"{page.taxonomy}/list.{ext}",
-        f"_default/list.{ext}",
-        f"list.{ext}",
+        f"{page.taxonomy}/{kind}",
+        f"{kind}/{singular}",
+        f"_default/{kind}",
+        kind,
+        f"{page.taxonomy}/list",
+        "_default/list",
+        "list",
     ]
 
 
@@ -95,11 +115,19 @@ def select_layout(env: jinja2.Environment, names: list[str]) -> jinja2.Template:
     Jinja's own ``select_template`` would take a theme file over a site file
     that comes later in ``names``; Hugo lets the site's own templates win.
     """
-    for names_in_dir in env.matome_template_names:
+    found = find_layout(env.matome_template_names, names)
+    if found is None:
+        raise jinja2.TemplateNotFound(names[0] if names else "", f"looked for {', '.join(names)}")
+    return env.get_template(found[1])
+
+
+def find_layout(names_by_dir: list[frozenset[str]], names: list[str]) -> tuple[int, str] | None:
+    """Which template folder (its index) and name ``select_layout`` takes; None: none."""
+    for i, names_in_dir in enumerate(names_by_dir):
         for name in names:
             if name in names_in_dir:
-                return env.get_template(name)
-    raise jinja2.TemplateNotFound(names[0] if names else "", f"looked for {', '.join(names)}")
+                return i, name
+    return None
 
 
 def template_names(directory: Path) -> frozenset[str]:
@@ -108,12 +136,40 @@ def template_names(directory: Path) -> frozenset[str]:
     )
 
 
+def escapes(name: str | None, formats: dict[str, OutputFormat]) -> bool:
+    """Whether a template escapes what it prints for HTML, by its name: a format named in
+    it (``list.atom.xml``) escapes unless it is plain text (``isPlainText``, as JSON is);
+    else ``.html``, ``.htm`` and ``.xml`` do, and a suffix only formats that are not
+    plain text use. A template made from a string escapes."""
+    if name is None:
+        return True
+    parts = name.rsplit("/", 1)[-1].lower().split(".")
+    suffix = parts[-1] if len(parts) > 1 else ""
+    named = formats.get(parts[-2]) if len(parts) > 2 else None
+    if named is not None and named.suffix == suffix:
+        return not named.is_plain_text
+    if suffix in ("html", "htm", "xml"):
+        return True
+    users = [f for f in formats.values() if f.suffix == suffix]
+    return bool(users) and not any(f.is_plain_text for f in users)
+
+
+class EscapeKeyedBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's compiled templates on disk, kept by whether the template escapes as well as
+    by its name and source: a template compiles to other code once a format that uses it
+    becomes plain text, or stops being it."""
+
+    def get_bucket(self, environment, name, filename, source):
+        escaped = environment.autoescape
+        if callable(escaped):
+            escaped = escaped(name)
+        key = f"{name}\0{'escaped' if escaped else 'plain'}"
+        return super().get_bucket(environment, key, filename, source)
+
+
 def make_environment(source: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(source)]),
-        autoescape=jinja2.select_autoescape(
-            enabled_extensions=("html", "xml", "htm"), default_for_string=True
-        ),
         undefined=jinja2.ChainableUndefined,
         trim_blocks=False,
         lstrip_blocks=False,
@@ -124,6 +180,10 @@ def make_environment(source: Path) -> jinja2.Environment:
     env.context_class = QuickCallContext
     env.template_class = QuickImportTemplate
     env.matome_template_names = [template_names(d) for d in template_dirs(source)]
+    # The site's formats decide which templates escape (``use_formats``); until a site is
+    # known, Hugo's built-in ones.
+    env.matome_formats = BUILTIN_FORMATS
+    env.autoescape = lambda name: escapes(name, env.matome_formats)
     env.filters.update(
         plainify=plainify,
         humanize=humanize,
@@ -140,6 +200,11 @@ def make_environment(source: Path) -> jinja2.Environment:
     return env
 
 
+def use_formats(env: jinja2.Environment, formats: dict[str, OutputFormat]) -> None:
+    """Templates compiled from now on escape as the site's formats say (``escapes``)."""
+    env.matome_formats = formats
+
+
 def template_error(exc: Exception, name: str = "") -> SourceError:
     """A Jinja error as ``templates/x.html:line:col: message``."""
     if isinstance(exc, jinja2.TemplateSyntaxError):
@@ -150,7 +215,7 @@ def template_error(exc: Exception, name: str = "") -> SourceError:
     line, filename = 0, name
     while tb is not None:
         frame_file = tb.tb_frame.f_code.co_filename
-        if frame_file.endswith((".html", ".xml", ".json", ".txt")):
+        if not frame_file.endswith(".py") and not frame_file.startswith("<"):  # a template
             filename = frame_file
             line = tb.tb_lineno
         tb = tb.tb_next

@@ -1,9 +1,14 @@
 """Every file a build writes, decided before anything is rendered.
 
-One ``Output`` per file: a page in one format (HTML, RSS, JSON), a pager page,
-an alias redirect, the sitemap, robots.txt, 404, a copied static file or
-bundle resource. Planning first lets the build find two sources that want the
+One ``Output`` per file: a page in one output format (HTML, RSS, JSON, the site's
+own), a pager page, an alias redirect, the sitemap, robots.txt, 404, a copied static
+file or bundle resource. Planning first lets the build find two sources that want the
 same path (Hugo's "duplicate target paths") and split the work across workers.
+
+A page is written in a format other than HTML when a template for it exists (Hugo
+warns and writes nothing when none does), and a list page in such a format is
+paginated when that template's text names ``paginator`` (Hugo paginates when the
+render calls ``.Paginator``; matome decides before rendering).
 """
 
 from __future__ import annotations
@@ -14,10 +19,13 @@ from pathlib import Path
 
 from ..content.urls import is_safe_relative, output_path_for
 from ..errors import SourceError
+from ..formats import OutputFormat, format_location
 from ..graph.site import Site
+from .environment import find_layout, layout_candidates, template_dirs, template_names
 
-FORMAT_FILES = {"rss": "index.xml", "json": "index.json"}
 LIST_KINDS = ("home", "section", "taxonomy", "term")
+# The word in a template that makes a list page in a format other than HTML paginated.
+PAGINATOR = "paginator"
 
 
 @dataclass(frozen=True)
@@ -36,23 +44,44 @@ class Output:
 def plan_outputs(
     site: Site, static_dirs: list[Path], generated: Sequence[Output] = ()
 ) -> tuple[list[Output], list[SourceError]]:
-    """``generated``: files made before planning (thumbnails), written as copies."""
+    """``generated``: files made before planning (thumbnails), written as copies. The
+    problems are errors, and warnings (a format with no template)."""
     from .languages import language_redirects, not_found_outputs, sitemap_outputs  # uses Output
 
     outputs: list[Output] = []
+    problems: list[SourceError] = []
     config = site.config
+    layouts = _Layouts(site)
+    missing: dict[tuple[str, str], list] = {}  # (format, kind) -> the pages with no template
     for page in site.pages:
         origin = _origin(page)
         lang = page.lang if page.site is not None and not page.site.is_default_language else ""
-        for fmt in page.outputs:
-            if fmt == "html":
+        for name in page.outputs:
+            if name == "html":
                 outputs.append(Output("page", page.out_path, page.index, origin=origin))
                 if page.kind in LIST_KINDS and page.pagers:
                     outputs.extend(_pager_outputs(page, origin, lang))
-            elif fmt in FORMAT_FILES:
-                base = page.output_dir
-                path = f"{base}/{FORMAT_FILES[fmt]}" if base else FORMAT_FILES[fmt]
-                outputs.append(Output("page", path, page.index, fmt=fmt, origin=origin))
+                continue
+            fmt = page.site.output_formats[name]
+            found = layouts.find(page, fmt)
+            if found is None:
+                missing.setdefault((name, page.kind), []).append((page, origin))
+                continue
+            path = format_location(page, fmt).out_path
+            outputs.append(Output("page", path, page.index, fmt=name, origin=origin))
+            if page.kind in LIST_KINDS and len(page.pagers) > 1 and layouts.paginates(found):
+                for pager in page.pagers[1:]:
+                    pager_path = format_pager_path(path, pager.number)
+                    outputs.append(
+                        Output(
+                            "pager",
+                            pager_path,
+                            page.index,
+                            fmt=name,
+                            pager=pager.number,
+                            origin=origin,
+                        )
+                    )
         for alias in page.aliases:
             outputs.append(
                 Output(
@@ -74,7 +103,55 @@ def plan_outputs(
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
     outputs.extend(generated)
     outputs.extend(_static_outputs(static_dirs, {o.out_path for o in outputs}))
-    return _check_targets(outputs)
+    kept, errors = _check_targets(outputs)
+    for (name, _), pages in missing.items():
+        problems.append(_no_template(pages, site.output_formats[name]))
+    return kept, problems + errors
+
+
+def format_pager_path(path: str, number: int) -> str:
+    """Pager ``number`` of a list in a format other than HTML: ``posts/page/2/index.json``."""
+    folder, _, name = path.rpartition("/")
+    return f"{folder}/page/{number}/{name}" if folder else f"page/{number}/{name}"
+
+
+class _Layouts:
+    """Which template each page and format would be rendered with, found (as
+    ``select_layout`` finds it) without loading it; and whether it paginates."""
+
+    def __init__(self, site: Site):
+        self.dirs = template_dirs(site.config.source)
+        self.names = [template_names(d) for d in self.dirs]
+        self.found: dict[tuple, tuple[int, str] | None] = {}
+        self.paginating: dict[tuple[int, str], bool] = {}
+
+    def find(self, page, fmt: OutputFormat) -> tuple[int, str] | None:
+        # Pages that differ in none of what the lookup reads find the same template.
+        key = (fmt.name, page.kind, page.type, page.section, page.layout, page.taxonomy)
+        if key not in self.found:
+            self.found[key] = find_layout(self.names, layout_candidates(page, fmt))
+        return self.found[key]
+
+    def paginates(self, found: tuple[int, str]) -> bool:
+        if found not in self.paginating:
+            path = self.dirs[found[0]] / found[1]
+            try:
+                self.paginating[found] = PAGINATOR in path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                self.paginating[found] = False  # the render reports what is wrong with it
+        return self.paginating[found]
+
+
+def _no_template(pages: list, fmt: OutputFormat) -> SourceError:
+    """One warning for the pages of a kind that no template renders in a format."""
+    page, origin = pages[0]
+    names = layout_candidates(page, fmt)
+    others = f" (and {len(pages) - 1} more of its kind)" if len(pages) > 1 else ""
+    message = (
+        f"no template for the {fmt.name!r} output of this {page.kind}{others}; nothing "
+        f"written (looked for templates/{', templates/'.join(names[:3])}, ...)"
+    )
+    return SourceError(origin, 0, 0, message, "warning")
 
 
 def _origin(page) -> str:

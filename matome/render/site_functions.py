@@ -20,10 +20,12 @@ from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
 from ..markup.markdown import MarkdownRenderer
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
+from .environment import use_formats
 from .i18n import translator_for
 
 
 def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
+    use_formats(env, site.output_formats)
     base = site.config.base_url
     base_path = urlsplit(base).path or "/"
 
