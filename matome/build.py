@@ -71,6 +71,7 @@ from .render.environment import (
 from .render.output import render_output
 from .render.plan import Output, plan_outputs
 from .render.site_functions import install_site_functions
+from .render.undefined import UndefinedName, add_once, fail_on_undefined
 from .search import OUTPUT_DIR as SEARCH_DIR
 from .search import index_site, search_enabled
 
@@ -126,8 +127,10 @@ def build(
     clean: bool = False,
     read_cache: bool = True,
     progress: Progress | None = None,
+    strict: bool = False,
 ) -> BuildReport:
-    """Build the site at ``source``; raise BuildFailed (nothing published) on any error."""
+    """Build the site at ``source``; raise BuildFailed (nothing published) on any error.
+    ``strict``: a name a template reads that does not exist is an error, not a warning."""
     # A build makes millions of objects that live until it ends (the graph, the rendered
     # fields): at the default thresholds the collector ran about 200 times in the real
     # blog's main process, 0.3 s of its serial time, finding little garbage. Young
@@ -136,7 +139,10 @@ def build(
     gc.set_threshold(200_000, 30, 30)
     with contextlib.ExitStack() as children:  # stopped if the build ends without them
         try:
-            return _build(source, flags, jobs, clean, read_cache, progress, children)
+            report = _build(source, flags, jobs, clean, read_cache, progress, children, strict)
+            if strict:  # the last build's warnings, when nothing changed since
+                fail_on_undefined(report.warnings)
+            return report
         finally:
             gc.unfreeze()  # what the build cache loaded frozen (``buildcache._read``) is garbage now
             gc.set_threshold(*thresholds)  # `matome serve` goes on in this process
@@ -150,6 +156,7 @@ def _build(
     read_cache: bool,
     progress: Progress | None,
     children: contextlib.ExitStack,
+    strict: bool = False,
 ) -> BuildReport:
     started = time.perf_counter()
     progress = progress or Progress()
@@ -214,7 +221,7 @@ def _build(
         report = BuildReport(warnings=list(loaded.warnings), stages=stages)
         next_change = loaded.next_change
     log = ReadLog()
-    env = make_environment(source)
+    env = make_environment(source, strict)
     if env.bytecode_cache is None:  # compiled templates, kept between builds
         env.bytecode_cache = buildcache.template_bytecode(source)
     instrument(env, log)
@@ -255,7 +262,9 @@ def _build(
             site, list(dict.fromkeys(d.resolve() for d in static_dirs)), thumbnails.outputs
         )
         errors += plan_errors
-    graph_warnings = list(report.warnings)  # what a build on the same graph warns about again
+    # What a build on the same graph warns about again (a render that used an undefined
+    # name is rendered again, and warns again, each build).
+    graph_warnings = [w for w in report.warnings if not isinstance(w, UndefinedName)]
     if _has_hugo_layouts(source, config):
         report.warnings.append(
             SourceError(
@@ -457,7 +466,9 @@ def _has_hugo_layouts(source: Path, config: SiteConfig) -> bool:
 
 
 def _sorted_errors(errors: list[SourceError]) -> list[SourceError]:
-    return sorted(errors, key=lambda e: (e.path, e.line, e.col))
+    """Each error once (every file a template renders fails at the same line alike)."""
+    unique = {(e.path, e.line, e.col, e.message): e for e in errors}
+    return sorted(unique.values(), key=lambda e: (e.path, e.line, e.col))
 
 
 # --- content -------------------------------------------------------------------
@@ -503,7 +514,8 @@ def _render_all_content(
         todo.append(page.index)
     rows = list(map_chunks(_render_content_chunk, todo, workers, progress, "Rendering content"))
     rendered = []
-    for index, result, source, reads, templates in rows:
+    for index, result, source, reads, templates, warned in rows:
+        add_once(report.warnings, warned)
         if isinstance(result, SourceError):
             errors.append(result)
             continue
@@ -587,6 +599,7 @@ _RELATED = functools.partial(operator.eq, "related")
 def _render_content_chunk(indices: list[int]) -> list[tuple]:
     """Render bodies; each one's page fields go to the cache from here, in parallel."""
     state = _STATE
+    names = state.env.undefined_names  # what each render used that does not exist
     root = state.site.config.source
     out = []
     for index in indices:
@@ -601,7 +614,7 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
             rendered.message = f"while rendering content/{page.file.path}: {rendered.message}"
         reads, templates = state.log.end()
         if isinstance(rendered, SourceError):
-            out.append((index, rendered, ("", ""), reads, templates))
+            out.append((index, rendered, ("", ""), reads, templates, names.take()))
             continue
         attach_content(page, rendered)
         # The worker keeps none of it: the parent has the fields, the HTML is on disk.
@@ -616,7 +629,7 @@ def _render_content_chunk(indices: list[int]) -> list[tuple]:
             if type(value) is str and len(value) > buildcache.LONG_VALUE:
                 digests[name] = buildcache.storable(value)
         row = (fields, digests, page.comment_count)
-        out.append((index, row, (source, blob), reads, templates))
+        out.append((index, row, (source, blob), reads, templates, names.take()))
     return out
 
 
@@ -721,7 +734,8 @@ def _write_all(
     # A dozen sets of templates for 12,677 files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
     rows = map_chunks(_write_chunk, todo, workers, progress, "Writing files")
-    for path, status, reads, templates, stat in rows:
+    for path, status, reads, templates, stat, warned in rows:
+        add_once(report.warnings, warned)
         if isinstance(status, SourceError):
             errors.append(status)
             continue
@@ -740,6 +754,7 @@ def _write_all(
 
 def _write_chunk(outputs: list[Output]) -> list[tuple]:
     state = _STATE
+    names = state.env.undefined_names  # what each render used that does not exist
     out = []
     # The chunk's distinct reads, sent once; each file's row numbers them (a page's title
     # is read by hundreds of files: one tuple per read and file would fill the parent).
@@ -776,16 +791,16 @@ def _write_chunk(outputs: list[Output]) -> list[tuple]:
                     drop_content(state.loaded.pop())
             stat = stat or (target if status == "new" else published).stat()
             row = (status, (table, numbered), templates, (stat.st_size, stat.st_mtime_ns))
-            out.append((item.out_path, *row))
+            out.append((item.out_path, *row, names.take()))
         except SourceError as e:
-            out.append((item.out_path, e, (), (), None))
+            out.append((item.out_path, e, (), (), None, names.take()))
         except OSError as e:
             where = str(item.source) if item.kind == "copy" else item.out_path
-            out.append((item.out_path, SourceError(where, 0, 0, str(e)), (), (), None))
+            out.append((item.out_path, SourceError(where, 0, 0, str(e)), (), (), None, ()))
         except Exception as e:
             err = template_error(e)
             err.message = f"while writing {item.out_path}: {err.message}"
-            out.append((item.out_path, err, (), (), None))
+            out.append((item.out_path, err, (), (), None, names.take()))
     return out
 
 

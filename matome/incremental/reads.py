@@ -33,6 +33,7 @@ from ..render.jinja_internals import on_template_load
 SITE = "@site"  # the key of reads from ``site`` itself
 LOOKUP = "@lookup"  # the key of ``get_page``/``ref`` lookups, by path
 THUMB = "@thumbnail"  # the key of ``thumbnail()`` calls, by their arguments
+ALWAYS = "@always"  # the key of reads that never compare equal: rendered again each build
 
 
 class _Changed:
@@ -154,6 +155,9 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
     env.getitem = getitem
     on_template_load(env, loaded)
     env.extend(read_log=log)  # for ``partial_cached``
+    names = getattr(env, "undefined_names", None)
+    if names is not None:  # a render that used an undefined name warns again next build
+        names.read_log = log
 
 
 def log_lookups(site: Site, log: ReadLog) -> None:
@@ -275,6 +279,8 @@ class GraphView:
             value = self._site_value(attr)
         elif key == THUMB:
             value = self._thumbnail(attr)
+        elif key == ALWAYS:
+            value = _Changed()
         else:
             value = GONE
         return value

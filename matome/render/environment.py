@@ -25,6 +25,7 @@ from .functions import (
     xml_text,
 )
 from .jinja_internals import QuickCallContext, QuickImportTemplate
+from .undefined import UndefinedNames, undefined_class
 
 PACKAGE = Path(__file__).resolve().parent.parent
 REPO_ROOT = PACKAGE.parent
@@ -108,13 +109,15 @@ def template_names(directory: Path) -> frozenset[str]:
     )
 
 
-def make_environment(source: Path) -> jinja2.Environment:
+def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
+    """The environment of one build; ``strict``: a name that does not exist is an error."""
+    names = UndefinedNames(source, strict)
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(source)]),
         autoescape=jinja2.select_autoescape(
             enabled_extensions=("html", "xml", "htm"), default_for_string=True
         ),
-        undefined=jinja2.ChainableUndefined,
+        undefined=undefined_class(names),
         trim_blocks=False,
         lstrip_blocks=False,
         keep_trailing_newline=True,
@@ -124,6 +127,7 @@ def make_environment(source: Path) -> jinja2.Environment:
     env.context_class = QuickCallContext
     env.template_class = QuickImportTemplate
     env.matome_template_names = [template_names(d) for d in template_dirs(source)]
+    env.extend(undefined_names=names)
     env.filters.update(
         plainify=plainify,
         humanize=humanize,
