@@ -80,6 +80,12 @@ class ReadLog:
         self.reads = self.templates = None
         return frozenset(reads), frozenset(templates)
 
+    def always(self, reason: str) -> None:
+        """Log a read that never compares equal: the render in progress (one that warned,
+        or showed the time) is rendered again in the next build."""
+        if self.reads is not None:
+            self.reads.add((ALWAYS, reason))
+
     def capture(self, render: Any) -> tuple[Any, frozenset, frozenset]:
         """``render()`` with what it read, also logged in the render in progress."""
         outer = self.reads, self.templates

@@ -25,6 +25,9 @@ from .functions import (
     xml_text,
 )
 from .jinja_internals import QuickCallContext, QuickImportTemplate
+from .lists import delimit, group_by_date, intersect, union, uniq, where
+from .namespaces import MathFunctions
+from .text import find_re, printf, replace_re
 from .undefined import UndefinedNames, undefined_class
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -141,7 +144,22 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
         safe_url=safe_url,
     )
     env.globals.update(date_format=date_format, plainify=plainify, humanize=humanize)
+    install_list_and_text_functions(env)
     return env
+
+
+def install_list_and_text_functions(env: jinja2.Environment) -> None:
+    """Hugo's collection and text functions Jinja has no built-in for, and ``math``."""
+    lists = dict(
+        where=where,
+        group_by_date=group_by_date,
+        uniq=uniq,
+        union=union,
+        intersect=intersect,
+        delimit=delimit,
+    )
+    env.filters.update(lists, replace_re=replace_re, find_re=find_re)
+    env.globals.update(lists, printf=printf, math=MathFunctions())
 
 
 def template_error(exc: Exception, name: str = "") -> SourceError:

@@ -20,6 +20,7 @@ from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
 from ..markup.markdown import MarkdownRenderer
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
+from .namespaces import install_site_namespaces
 
 
 def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
@@ -135,3 +136,4 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         highlight=highlight,
         thumbnail=functools.partial(thumbnail, site),
     )
+    install_site_namespaces(env, site)

@@ -59,11 +59,8 @@ class UndefinedNames:
         return found
 
     def report(self, undefined: jinja2.Undefined) -> None:
-        log = self.read_log
-        if log is not None and log.reads is not None:
-            from ..incremental.reads import ALWAYS  # the read log imports this module's users
-
-            log.reads.add((ALWAYS, "undefined"))
+        if self.read_log is not None:
+            self.read_log.always("undefined")
         filename, line = _template_position()
         expr, col = self._expression(undefined, filename, line)
         path = self._display(filename)
