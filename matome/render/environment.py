@@ -19,8 +19,8 @@ from .functions import (
     date_format,
     humanize,
     jsonify,
-    plainify,
     safe_url,
+    strip_html,
     truncate_text,
     xml_text,
 )
@@ -132,7 +132,7 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
     env.matome_template_names = [template_names(d) for d in template_dirs(source)]
     env.extend(undefined_names=names)
     env.filters.update(
-        plainify=plainify,
+        plainify=strip_html,
         humanize=humanize,
         jsonify=jsonify,
         date_format=date_format,
@@ -143,7 +143,7 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
         xml_text=xml_text,
         safe_url=safe_url,
     )
-    env.globals.update(date_format=date_format, plainify=plainify, humanize=humanize)
+    env.globals.update(date_format=date_format, plainify=strip_html, humanize=humanize)
     install_list_and_text_functions(env)
     return env
 
