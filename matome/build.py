@@ -70,6 +70,7 @@ from .render.environment import (
 )
 from .render.output import render_output
 from .render.plan import Output, plan_outputs
+from .render.resources import published_outputs
 from .render.site_functions import install_site_functions
 from .render.undefined import UndefinedName, add_once, fail_on_undefined
 from .search import OUTPUT_DIR as SEARCH_DIR
@@ -317,6 +318,12 @@ def _build(
                 pending = []
             later = []
             delivered = [item for item in outputs if item.out_path not in thumbs]
+        # The assets and processed images templates showed (as Hugo, only those).
+        resources, resource_errors = published_outputs(site, fresh, outputs)
+        if resource_errors:
+            raise BuildFailed(_sorted_errors(resource_errors))
+        later += resources
+        delivered = delivered + resources
         # The graph is kept by a child while this process saves the cache index and the
         # thumbnails may still encode: the output workers are gone, so the pages the
         # pickler touches (and copies) do not make the build's peak. Of no use without the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..config import SiteConfig
-from ..content.page import Page, Resource
+from ..content.page import Page, Resource, Resources
 from ..content.urls import escape_url_path
 
 
@@ -14,11 +14,11 @@ def resource_order(names: list[str]) -> list[str]:
     return sorted(names, key=lambda n: (not _is_image(n), n.count("/") == 0, n))
 
 
-def page_resources(page: Page, config: SiteConfig) -> list[Resource]:
+def page_resources(page: Page, config: SiteConfig) -> Resources:
     base_dir = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
     names = resource_order(page.resource_names)
     src_dir = page.file.filename.rsplit("/", 1)[0]
-    out = []
+    out = Resources()
     for name in names:
         out_path = f"{base_dir}/{name}" if base_dir else name
         rel = escape_url_path("/" + out_path)

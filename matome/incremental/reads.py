@@ -29,6 +29,7 @@ from ..graph.paths import lookup_page
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..render.jinja_internals import on_template_load
+from ..render.resources import RESOURCE, resource_value
 
 SITE = "@site"  # the key of reads from ``site`` itself
 LOOKUP = "@lookup"  # the key of ``get_page``/``ref`` lookups, by path
@@ -287,6 +288,8 @@ class GraphView:
             value = self._thumbnail(attr)
         elif key == ALWAYS:
             value = _Changed()
+        elif key == RESOURCE:
+            value = resource_value(self.site, attr)
         else:
             value = GONE
         return value

@@ -20,6 +20,7 @@ from ..markup.markdown import MarkdownRenderer, emojify
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
 from . import urls
 from .namespaces import install_site_namespaces
+from .resources import install_resources
 
 
 def emojify_html(text: Any) -> Markup:
@@ -135,3 +136,4 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         thumbnail=functools.partial(thumbnail, site),
     )
     install_site_namespaces(env, site)
+    install_resources(env, site)
