@@ -319,7 +319,7 @@ def _build(
             later = []
             delivered = [item for item in outputs if item.out_path not in thumbs]
         # The assets and processed images templates showed (as Hugo, only those).
-        resources, resource_errors = published_outputs(site, fresh, outputs)
+        resources, resource_errors = published_outputs(site, fresh, outputs, env)
         if resource_errors:
             raise BuildFailed(_sorted_errors(resource_errors))
         later += resources

@@ -27,12 +27,15 @@ import hashlib
 import json
 import mimetypes
 import os
+import re
 from dataclasses import dataclass
 from itertools import compress
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+import jinja2
 
 from ..content.page import Resource
 from ..errors import SourceError
@@ -484,12 +487,14 @@ def resource_value(site: Any, what: tuple) -> Any:
 
 
 def published_outputs(
-    site: Any, cache: Any, planned: list[Output]
+    site: Any, cache: Any, planned: list[Output], env: Any
 ) -> tuple[list[Output], list[SourceError]]:
     """The resources to publish, made or taken from ``resources/_gen``: those whose URL a
     written or kept file, or a page body, read (``cache``: the build's BuildCache, its
     reads as they are when every file is written). A path already planned (a static or
     bundle file) is not written twice. An error for each one that cannot be made."""
+    if not _templates_use_resources(env, cache):
+        return [], []
     pairs = cache.pairs
     ids = compress(range(len(pairs)), map(RESOURCE.__eq__, map(_KEY, pairs)))
     wanted = {i for i in ids if pairs[i][1][0] == "publish"}
@@ -516,6 +521,26 @@ def published_outputs(
             origin = f"resource {made.name}"
             outputs.append(Output("copy", made.out_path, source=made.file, origin=origin))
     return outputs, errors
+
+
+# What a template that reaches a resource says: ``resources``, or an image method.
+_USES_RESOURCES = re.compile(r"resources|resource\(|\.(?:resize|fit|fill|crop|process)\(")
+
+
+def _templates_use_resources(env: Any, cache: Any) -> bool:
+    """Whether a template that rendered a written or kept file, or a body, can reach a
+    resource (read from its source): most sites' never do, and then the build's reads,
+    over a hundred thousand, are not searched for published ones."""
+    used = {record.templates for record in cache.outputs.values()}
+    used.update(entry.templates for entry in cache.content.values())
+    for name in frozenset().union(*used):
+        try:
+            source, _, _ = env.loader.get_source(env, name)
+        except jinja2.TemplateNotFound:  # a layout looked for and not there
+            continue
+        if _USES_RESOURCES.search(source):
+            return True
+    return False
 
 
 _KEY = itemgetter(0)
