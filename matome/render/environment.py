@@ -143,7 +143,9 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
         xml_text=xml_text,
         safe_url=safe_url,
     )
-    env.globals.update(date_format=date_format, plainify=strip_html, humanize=humanize)
+    env.globals.update(
+        date_format=date_format, plainify=strip_html, humanize=humanize, jsonify=jsonify
+    )
     install_list_and_text_functions(env)
     return env
 

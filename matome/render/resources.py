@@ -529,8 +529,8 @@ _USES_RESOURCES = re.compile(r"resources|resource\(|\.(?:resize|fit|fill|crop|pr
 
 def _templates_use_resources(env: Any, cache: Any) -> bool:
     """Whether a template that rendered a written or kept file, or a body, can reach a
-    resource (read from its source): most sites' never do, and then the build's reads,
-    over a hundred thousand, are not searched for published ones."""
+    resource (read from its source): most sites' never do, and then the build's reads
+    (one per page attribute each file read) are not searched for published ones."""
     used = {record.templates for record in cache.outputs.values()}
     used.update(entry.templates for entry in cache.content.values())
     for name in frozenset().union(*used):
