@@ -58,6 +58,20 @@ FORMATS = {
 }
 # Hugo's WebP hints and its lossless option: accepted; Pillow's encoder takes no hint.
 _HINTS = {"picture", "photo", "drawing", "icon", "text", "lossless", "lossy"}
+# Hugo's filters in a spec: those Pillow has (RESAMPLE_FILTERS), and the others as the
+# closest Pillow has.
+SPEC_FILTERS = {
+    **{name: name for name in RESAMPLE_FILTERS},
+    "hermite": "catmullrom",
+    "mitchellnetravali": "catmullrom",
+    "bspline": "catmullrom",
+    "gaussian": "catmullrom",
+    "hann": "hamming",
+    "blackman": "lanczos",
+    "bartlett": "lanczos",
+    "welch": "lanczos",
+    "cosine": "lanczos",
+}
 _SIZE = re.compile(r"(\d*)x(\d*)")
 _QUALITY = re.compile(r"q(\d+)")
 _ROTATE = re.compile(r"r(-?\d+)")
@@ -116,8 +130,8 @@ def parse_spec(action: str, spec: str, defaults: tuple) -> ImageOptions:
             width, height, sized = int(m.group(1) or 0), int(m.group(2) or 0), True
         elif token in ANCHORS:
             anchor = token
-        elif token in RESAMPLE_FILTERS:
-            resample = token
+        elif token in SPEC_FILTERS:
+            resample = SPEC_FILTERS[token]
         elif token in FORMATS:
             fmt = FORMATS[token]
         elif m := _QUALITY.fullmatch(token):

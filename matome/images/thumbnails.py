@@ -42,16 +42,6 @@ RESAMPLE_FILTERS = {
     "hamming": "HAMMING",
     "catmullrom": "BICUBIC",  # Pillow's bicubic is Catmull-Rom's spline
     "lanczos": "LANCZOS",
-    # Hugo's other filters, which Pillow lacks: the closest Pillow has.
-    "hermite": "BICUBIC",
-    "mitchellnetravali": "BICUBIC",
-    "bspline": "BICUBIC",
-    "gaussian": "BICUBIC",
-    "hann": "HAMMING",
-    "blackman": "LANCZOS",
-    "bartlett": "LANCZOS",
-    "welch": "LANCZOS",
-    "cosine": "LANCZOS",
 }
 # Hugo's ``imaging.quality`` when the site sets none, for JPEG and WebP alike.
 DEFAULT_QUALITY = 75

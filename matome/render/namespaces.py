@@ -123,9 +123,14 @@ class TimeFunctions:
     site's ``timeZone`` when it names none; ``time.format(layout, value)`` is
     ``date_format``; ``time.now()``."""
 
-    def __init__(self, zone: tzinfo, read_now: Any = None) -> None:
-        self.zone = zone
+    def __init__(self, zone_name: str, read_now: Any = None) -> None:
+        self.zone_name = zone_name
         self.read_now = read_now  # called when a template reads the clock
+
+    @functools.cached_property
+    def zone(self) -> tzinfo:
+        # Resolved when a template first needs it: the loader reports an unknown timeZone.
+        return site_zone(self.zone_name)
 
     def __call__(self, value: Any) -> datetime:
         return self.as_time(value)
@@ -171,5 +176,5 @@ def install_site_namespaces(env: Any, site: Any) -> None:
         if log is not None:
             log.always("now")
 
-    time = TimeFunctions(site_zone(site.config.time_zone), read_now)
+    time = TimeFunctions(site.config.time_zone, read_now)
     env.globals.update(hugo=HugoInfo(site.config.environment), time=time, now=time.now)
