@@ -23,8 +23,10 @@ def build(
     clean: bool = False,
     read_cache: bool = True,
     progress: Progress | None = None,
+    strict: bool = False,
 ) -> BuildReport:
-    """Build the site at ``source``; raise BuildFailed (nothing published) on any error."""
+    """Build the site at ``source``; raise BuildFailed (nothing published) on any error.
+    ``strict``: a name a template reads that does not exist is an error, not a warning."""
     store = DiskStore(cache_folder(Path(source).resolve()))
-    options = Options(jobs=jobs, clean=clean, read_cache=read_cache)
+    options = Options(jobs=jobs, clean=clean, read_cache=read_cache, strict=strict)
     return run(source, flags, store, options, progress)

@@ -79,6 +79,11 @@ def make_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="render everything, not reading .matome-cache/ (it is written anew)",
     )
+    build_cmd.add_argument(
+        "--strict",
+        action="store_true",
+        help="a name a template reads that does not exist is an error, not a warning",
+    )
     build_cmd.add_argument("--quiet", action="store_true", help="print only errors")
     build_cmd.add_argument("--verbose", "-v", action="store_true", help="print warnings in full")
     build_cmd.add_argument(
@@ -157,6 +162,7 @@ def run_build(args: argparse.Namespace) -> int:
                 clean=args.cleanDestinationDir,
                 read_cache=not args.ignoreCache,
                 progress=progress,
+                strict=args.strict,
             )
     except BuildFailed as failed:
         for err in failed.errors:

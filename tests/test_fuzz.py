@@ -282,8 +282,8 @@ _BYTECODE = MemoryBytecodeCache()
 def cached_templates():
     make = matome.pipeline.make_environment
 
-    def make_cached(source):
-        env = make(source)
+    def make_cached(source, *args):
+        env = make(source, *args)
         env.bytecode_cache = _BYTECODE
         return env
 

@@ -88,7 +88,7 @@ def test_the_image_cache_is_reused_and_keyed_by_content(site, tmp_path, monkeypa
     def no_encoding(*args):
         raise AssertionError("a cached thumbnail was encoded again")
 
-    monkeypatch.setattr(images, "_encode", no_encoding)
+    monkeypatch.setattr(images, "encode", no_encoding)
     report = build(site, Flags(destination=str(tmp_path / "out2")), jobs=1)
     assert not [w for w in report.warnings if "thumbnail" in w.message]
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before

@@ -60,6 +60,66 @@ class Resource:
     def resource_type(self) -> str:
         return self.media_type.split("/")[0]
 
+    # Hugo's resource methods for templates; render/resources.py makes them.
+    @property
+    def content(self) -> Any:
+        return _template_resource(self).content
+
+    @property
+    def width(self) -> int:
+        return _template_resource(self).width
+
+    @property
+    def height(self) -> int:
+        return _template_resource(self).height
+
+    def resize(self, spec: str) -> Any:
+        return _template_resource(self).resize(spec)
+
+    def fit(self, spec: str) -> Any:
+        return _template_resource(self).fit(spec)
+
+    def fill(self, spec: str) -> Any:
+        return _template_resource(self).fill(spec)
+
+    def crop(self, spec: str) -> Any:
+        return _template_resource(self).crop(spec)
+
+    def process(self, spec: str) -> Any:
+        return _template_resource(self).process(spec)
+
+
+def _template_resource(resource: Resource) -> Any:
+    from ..render.resources import bundle_resource  # rendering imports the page model
+
+    return bundle_resource(resource)
+
+
+class Resources(list):
+    """``page.resources``: a bundle's files, with Hugo's ``.Resources`` methods."""
+
+    def get(self, name: str) -> Resource | None:
+        """Hugo's ``.Resources.Get``: the file of that name (a path in the bundle)."""
+        wanted = str(name).strip().lstrip("/")
+        return next((r for r in self if r.name == wanted), None)
+
+    def get_match(self, pattern: str) -> Resource | None:
+        """Hugo's ``.Resources.GetMatch``: the first file whose name matches the glob."""
+        found = self.match(pattern)
+        return found[0] if found else None
+
+    def match(self, pattern: str) -> Resources:
+        """Hugo's ``.Resources.Match``: every file whose name matches the glob (``*``, ``**``,
+        ``?``, ``[ab]``, ``{a,b}``; any case)."""
+        from ..images.thumbnails import glob_regex  # the images module imports this one
+
+        regex = glob_regex(str(pattern).strip().lstrip("/"))
+        return Resources(r for r in self if regex.match(r.name))
+
+    def by_type(self, kind: str) -> Resources:
+        """Hugo's ``.Resources.ByType``: the files of one main media type (``image``)."""
+        return Resources(r for r in self if r.resource_type == kind)
+
 
 @dataclass
 class FileInfo:
@@ -210,7 +270,7 @@ class Page:
     # Front matter ``isCJKLanguage``, else with ``hasCJKLanguage`` whether the file holds CJK
     # script: words are then counted per character (``words.py``).
     is_cjk_language: bool = False
-    resources: list[Resource] = field(default_factory=list)
+    resources: Resources = field(default_factory=Resources)
     outputs: list[str] = field(default_factory=list)
     # Filled in by the site graph.
     parent: Page | None = None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..config import SiteConfig
 from ..content.globs import glob_regex
-from ..content.page import Page, Resource, media_type
+from ..content.page import Page, Resource, Resources, media_type
 from ..content.urls import escape_url_path
 
 
@@ -16,11 +16,11 @@ def resource_order(names: list[str]) -> list[str]:
     return sorted(names, key=lambda n: (media_type(n).split("/")[0], n))
 
 
-def page_resources(page: Page, config: SiteConfig) -> list[Resource]:
+def page_resources(page: Page, config: SiteConfig) -> Resources:
     base_dir = page.out_path.rsplit("/", 1)[0] if "/" in page.out_path else ""
     names = resource_order(page.resource_names)
     src_dir = page.file.filename.rsplit("/", 1)[0]
-    out = []
+    out = Resources()
     for name in names:
         out_path = f"{base_dir}/{name}" if base_dir else name
         rel = escape_url_path("/" + out_path)

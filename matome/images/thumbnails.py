@@ -234,11 +234,13 @@ def plan_thumbnails(site) -> PlannedThumbnails:
             continue
         if todo is not None:
             pending.append(todo)
-        for (width, fmt), (cached, size) in made.items():
-            out_path = f"thumbnails/{cached.name}"
+        for (width, fmt), (cached_file, size) in made.items():
+            out_path = f"thumbnails/{cached_file.name}"
             rel = config.base_path + "/" + quote(out_path)
             by_key[(str(src), width, fmt)] = Thumbnail(rel, base + "/" + quote(out_path), *size)
-            outputs.append(Output("copy", out_path, source=cached, origin=f"thumbnail of {src}"))
+            outputs.append(
+                Output("copy", out_path, source=cached_file, origin=f"thumbnail of {src}")
+            )
     # One output per file even when two sources have the same bytes.
     outputs = list({o.out_path: o for o in outputs}.values())
     register_prepared(site, PreparedImages(by_key, sources, outputs))
@@ -275,7 +277,7 @@ def _encode_early(src: Path, sizes: set[tuple[int, str]], cache: Path, imaging: 
 
 def is_finished(job: Encoding) -> bool:
     """Whether every file of ``job`` is in the cache (an encoder made them)."""
-    return all(_cached(target) is not None for target in job.targets.values())
+    return all(cached(target) is not None for target in job.targets.values())
 
 
 def remove_unfinished(cache: Path, pid: int | None) -> None:
@@ -343,7 +345,7 @@ def _plan_source(
     made: dict = {}
     missing = {}
     for size, target in targets.items():
-        found = _cached(target)
+        found = cached(target)
         if found is None:
             missing[size] = target
         else:
@@ -353,7 +355,7 @@ def _plan_source(
     if src.suffix.lower() == ".svg":  # vectors need no resizing; browsers scale them
         sizes = {size: (0, 0) for size in missing}
     else:
-        width, height = _decoded_size(src, max(w for w, _ in missing))
+        width, height = decoded_size(src, max(w for w, _ in missing))
         sizes = {(w, f): _resized_size(width, height, w) for w, f in missing}
     made.update({size: (target, sizes[size]) for size, target in missing.items()})
     return made, Encoding(src, missing, sizes, imaging)
@@ -370,20 +372,20 @@ def _encode_source(job: Encoding) -> SourceError | None:
         if job.src.suffix.lower() == ".svg":
             for target in job.targets.values():
                 _atomic_copy(job.src, target)
-                _finish(target, (0, 0))
+                finish(target, (0, 0))
             return None
-        image = _decode(job.src, max(width for width, _ in job.targets))
+        image = decode(job.src, max(width for width, _ in job.targets))
         # One resize per width, shared by the formats asked for at that width.
         for width in sorted({width for width, _ in job.targets}, reverse=True):
             resized = _resize(image, width, job.imaging.resample)
             for size in [s for s in job.targets if s[0] == width]:
-                made = _encode(resized, job.targets[size], size[1], job.imaging.quality)
+                made = encode(resized, job.targets[size], size[1], job.imaging.quality)
                 if made != job.sizes[size]:  # the header promised another size: a bug here
                     raise ValueError(f"made {made} where {job.sizes[size]} was planned")
-                _finish(job.targets[size], made)
+                finish(job.targets[size], made)
     except Exception as e:  # a broken image must not stop the build
         for size, target in job.targets.items():
-            if _cached(target) is None:
+            if cached(target) is None:
                 with contextlib.suppress(OSError):  # else the copy of the page's image fails
                     _blank(target, size[1], job.sizes[size])
         message = f"cannot make a thumbnail: {e} (a blank image stands in)"
@@ -397,7 +399,7 @@ def _blank(target: Path, fmt: str, size: tuple[int, int]) -> None:
     if target.suffix == ".svg":
         target.write_text('<svg xmlns="http://www.w3.org/2000/svg"/>\n')
     else:
-        _encode(Image.new("RGB", (max(1, size[0]), max(1, size[1])), "#888"), target, fmt)
+        encode(Image.new("RGB", (max(1, size[0]), max(1, size[1])), "#888"), target, fmt)
 
 
 def _target(src: Path, width: int, fmt: str, digest: str, cache: Path, imaging: Imaging) -> Path:
@@ -411,7 +413,7 @@ def _target(src: Path, width: int, fmt: str, digest: str, cache: Path, imaging: 
     return cache / f"{stem}_{key}_{width}.{ext}"
 
 
-def _cached(target: Path) -> tuple[Path, tuple[int, int]] | None:
+def cached(target: Path) -> tuple[Path, tuple[int, int]] | None:
     meta = target.with_suffix(target.suffix + ".size")
     try:
         w, h = (int(n) for n in meta.read_text().split())
@@ -420,7 +422,7 @@ def _cached(target: Path) -> tuple[Path, tuple[int, int]] | None:
     return (target, (w, h)) if target.is_file() else None
 
 
-def _finish(target: Path, size: tuple[int, int]) -> tuple[Path, tuple[int, int]]:
+def finish(target: Path, size: tuple[int, int]) -> tuple[Path, tuple[int, int]]:
     """Written after the image and atomically: a file with its size is a finished one."""
     meta = target.with_suffix(target.suffix + ".size")
     tmp = meta.with_name(f".{meta.name}.{os.getpid()}.tmp")
@@ -429,9 +431,10 @@ def _finish(target: Path, size: tuple[int, int]) -> tuple[Path, tuple[int, int]]
     return target, size
 
 
-def _decode(src: Path, largest: int):
+def decode(src: Path, largest: int | None = None):
     """The first frame, upright. A JPEG is decoded at a reduced scale (in the DCT, fast)
-    that still leaves at least twice the largest width wanted, for a sharp resize."""
+    that still leaves at least twice the ``largest`` width wanted, for a sharp resize;
+    whole without ``largest``."""
     from PIL import Image, ImageOps
 
     with Image.open(src) as opened:
@@ -442,8 +445,8 @@ def _decode(src: Path, largest: int):
         return ImageOps.exif_transpose(opened)
 
 
-def _decoded_size(src: Path, largest: int) -> tuple[int, int]:
-    """The size ``_decode`` gives, from the header (a PNG whose EXIF follows its pixels is
+def decoded_size(src: Path, largest: int | None = None) -> tuple[int, int]:
+    """The size ``decode`` gives, from the header (a PNG whose EXIF follows its pixels is
     decoded to find it)."""
     from PIL import Image
 
@@ -455,9 +458,9 @@ def _decoded_size(src: Path, largest: int) -> tuple[int, int]:
         return width, height
 
 
-def _prepare(opened, largest: int) -> None:
+def _prepare(opened, largest: int | None) -> None:
     opened.seek(0)  # the first frame of an animation
-    if opened.format == "JPEG":
+    if opened.format == "JPEG" and largest:
         # A rotated photo's width is its stored height: ask for both sides to be large.
         opened.draft("RGB", (2 * largest, 2 * largest))
 
@@ -482,13 +485,30 @@ def _resize(image, width: int, resample: str):
     return image.resize(size, method, reducing_gap=3.0)
 
 
-def _encode(image, target: Path, fmt: str, quality: int = DEFAULT_QUALITY) -> tuple[int, int]:
+# Pillow's names of the formats ``encode`` writes besides JPEG and WebP.
+PLAIN_FORMATS = {"png": "PNG", "gif": "GIF", "bmp": "BMP", "tif": "TIFF"}
+
+
+def encode(
+    image,
+    target: Path,
+    fmt: str,
+    quality: int = DEFAULT_QUALITY,
+    background: tuple[int, int, int] = (255, 255, 255),
+) -> tuple[int, int]:
+    """Write ``image`` to ``target`` as ``fmt`` (``jpg``, ``webp``, ``png``, ``gif``,
+    ``bmp``, ``tif``), atomically; a JPEG has its transparency on ``background``."""
     from PIL import Image
 
-    if fmt == "jpg":
+    if fmt in PLAIN_FORMATS:
+        if image.mode not in ("RGB", "RGBA", "P", "L", "LA"):
+            image = image.convert("RGBA")
+        options: dict = {}
+        pil_format = PLAIN_FORMATS[fmt]
+    elif fmt == "jpg":
         if image.mode in ("RGBA", "LA", "P"):
             image = image.convert("RGBA")
-            flat = Image.new("RGB", image.size, (255, 255, 255))
+            flat = Image.new("RGB", image.size, background)
             flat.paste(image, mask=image.getchannel("A"))
             image = flat
         elif image.mode != "RGB":

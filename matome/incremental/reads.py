@@ -30,10 +30,12 @@ from ..graph.paths import lookup_page
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..render.jinja_internals import on_template_load
+from ..render.resources import RESOURCE, resource_value
 
 SITE = "@site"  # the key of reads from ``site`` itself (the default language's)
 LOOKUP = "@lookup"  # the key of ``get_page``/``ref`` lookups, by path
 THUMB = "@thumbnail"  # the key of ``thumbnail()`` calls, by their arguments
+ALWAYS = "@always"  # the key of reads that never compare equal: rendered again each build
 
 
 class _Changed:
@@ -88,6 +90,12 @@ class ReadLog:
         reads, templates = self.reads or set(), self.templates or set()
         self.reads = self.templates = None
         return frozenset(reads), frozenset(templates)
+
+    def always(self, reason: str) -> None:
+        """Log a read that never compares equal: the render in progress (one that warned,
+        or showed the time) is rendered again in the next build."""
+        if self.reads is not None:
+            self.reads.add((ALWAYS, reason))
 
     def capture(self, render: Any) -> tuple[Any, frozenset, frozenset]:
         """``render()`` with what it read, also logged in the render in progress."""
@@ -164,6 +172,9 @@ def instrument(env: jinja2.Environment, log: ReadLog) -> None:
     env.getitem = getitem
     on_template_load(env, loaded)
     env.extend(read_log=log)  # for ``partial_cached``
+    names = getattr(env, "undefined_names", None)
+    if names is not None:  # a render that used an undefined name warns again next build
+        names.read_log = log
 
 
 def log_lookups(site: Site, log: ReadLog) -> None:
@@ -318,6 +329,10 @@ class GraphView:
             value = self._site_value(self.sites[key], attr)
         elif key == THUMB:
             value = self._thumbnail(attr)
+        elif key == ALWAYS:
+            value = _Changed()
+        elif key == RESOURCE:
+            value = resource_value(self.site, attr)
         else:
             value = GONE
         return value

@@ -59,7 +59,9 @@ from ..progress import Progress
 from ..publish.staging import clean_stale, make_staging, move_in, swap_in
 from ..render.environment import make_environment, template_dirs, theme_dir
 from ..render.plan import Output, plan_outputs
+from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
+from ..render.undefined import UndefinedName, fail_on_undefined
 from ..search import OUTPUT_DIR as SEARCH_DIR
 from ..search import index_site, search_enabled
 from . import context
@@ -102,6 +104,7 @@ class Options:
     preview: Preview | None = None
     search: bool = True  # make the search index when the site asks for it
     remove_unplanned: bool = False  # delete the files of the last run no longer made
+    strict: bool = False  # a name a template reads that does not exist is an error
 
 
 def run(
@@ -119,10 +122,12 @@ def run(
     thresholds = gc.get_threshold()
     gc.set_threshold(200_000, 30, 30)
     with contextlib.ExitStack() as children:  # stopped if the run ends without them
+        options = options or Options()
         try:
-            return _run(
-                source, flags, store, options or Options(), progress or Progress(), children
-            )
+            report = _run(source, flags, store, options, progress or Progress(), children)
+            if options.strict:  # also the last run's warnings, when nothing changed since
+                fail_on_undefined(report.warnings)
+            return report
         finally:
             context.CURRENT = None
             gc.unfreeze()  # what the cache loaded frozen (``buildcache._read``) is garbage now
@@ -165,7 +170,7 @@ def _run(
     )
     clock.lap("load (kept graph)" if snap is not None else "load")
 
-    run = _make_context(source, config, site, store)
+    run = _make_context(source, config, site, store, options.strict)
     fresh = BuildCache(print_, templates, graph.build_id)
     view = GraphView(site)
     report.changed_pages = [
@@ -178,7 +183,7 @@ def _run(
     edited = {page_key(p) for p, _ in graph.edits} if snap else None
     may_wait = options.preview.bodies_can_wait if options.preview else None
     rendered, waiting, body_errors = render_bodies(
-        site, view, cache, changed, fresh, workers, progress, edited, may_wait
+        site, view, cache, changed, fresh, workers, progress, edited, may_wait, report.warnings
     )
     errors += body_errors
     report.rendered_content = rendered
@@ -191,7 +196,9 @@ def _run(
     outputs, plan_problems = _plan(source, site, snap, thumbnails, changes, bool(changed))
     errors += [p for p in plan_problems if p.severity == "error"]
     report.warnings += [p for p in plan_problems if p.severity != "error"]
-    graph_warnings = list(report.warnings)  # what a run on the same graph warns about again
+    # What a run on the same graph warns about again (a render that used an undefined name
+    # is rendered again, and warns again, each run).
+    graph_warnings = [w for w in report.warnings if not isinstance(w, UndefinedName)]
     if (source / "layouts").is_dir() or config.theme:
         report.warnings.append(
             SourceError(
@@ -263,6 +270,12 @@ def _run(
                 encoding = None
             later = []
             delivered = [item for item in outputs if item.out_path not in thumbs]
+        # The assets and processed images templates showed (as Hugo, only those).
+        resources, resource_errors = published_outputs(site, fresh, outputs, run.env)
+        if resource_errors:
+            raise BuildFailed(_sorted_errors(resource_errors))
+        later += resources
+        delivered = delivered + resources
         # The graph is kept (by a child, on disk) while the cache index is saved and the
         # thumbnails may still encode: the output workers are gone, so the pages the
         # pickler touches do not make the run's peak. Of no use without the LastBuild
@@ -361,10 +374,12 @@ def _as_last_time(last: LastBuild, started: float) -> BuildReport:
     return report
 
 
-def _make_context(source: Path, config, site: Site, store: DiskStore) -> context.RunContext:
+def _make_context(
+    source: Path, config, site: Site, store: DiskStore, strict: bool
+) -> context.RunContext:
     """The templates and renderers of this run, logging what every render reads."""
     log = ReadLog()
-    env = make_environment(source)
+    env = make_environment(source, strict)
     if env.bytecode_cache is None:  # compiled templates, kept between runs
         env.bytecode_cache = buildcache.template_bytecode(store.folder)
     instrument(env, log)
@@ -473,4 +488,6 @@ class _Clock:
 
 
 def _sorted_errors(errors: list[SourceError]) -> list[SourceError]:
-    return sorted(errors, key=lambda e: (e.path, e.line, e.col))
+    """Each error once (every file a template renders fails at the same line alike)."""
+    unique = {(e.path, e.line, e.col, e.message): e for e in errors}
+    return sorted(unique.values(), key=lambda e: (e.path, e.line, e.col))

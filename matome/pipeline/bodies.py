@@ -24,6 +24,7 @@ from ..markup.expand import ContentRenderer, attach_content
 from ..parallel import map_chunks
 from ..progress import Progress
 from ..render.environment import template_error
+from ..render.undefined import add_once
 from . import context
 
 # Where the view keeps the cache's form of each read worked out in this run.
@@ -45,6 +46,7 @@ def render_bodies(
     progress: Progress,
     edited: set[str] | None,
     may_wait: Callable[[list[Page]], list[Page]] | None = None,
+    warnings: list[SourceError] | None = None,
 ) -> tuple[int, list[Page], list[SourceError]]:
     """Put every page's body on it; return how many were rendered, those left as they
     were for now (``may_wait``), and the errors.
@@ -81,7 +83,7 @@ def render_bodies(
             reuse(page, entry, fresh, run)
         else:
             todo.append(page)
-    rendered = render_pages(site, view, todo, fresh, workers, progress, errors)
+    rendered = render_pages(site, view, todo, fresh, workers, progress, errors, warnings)
     return rendered, waiting, errors
 
 
@@ -93,9 +95,11 @@ def render_pages(
     workers: int,
     progress: Progress,
     errors: list[SourceError],
+    warnings: list[SourceError] | None = None,
 ) -> int:
     """Render these pages' bodies (in forked workers when many) and put each on its page
-    with an entry in ``fresh``; return how many were rendered."""
+    with an entry in ``fresh``; return how many were rendered. ``warnings`` gets the
+    undefined names the templates used."""
     run = context.CURRENT
     indices = []
     for page in pages:
@@ -107,7 +111,9 @@ def render_pages(
         indices.append(page.index)
     rows = list(map_chunks(render_chunk, indices, workers, progress, "Rendering content"))
     rendered = []
-    for index, result, source, reads, templates in rows:
+    for index, result, source, reads, templates, warned in rows:
+        if warnings is not None:
+            add_once(warnings, warned)
         if isinstance(result, SourceError):
             errors.append(result)
             continue
@@ -195,6 +201,7 @@ def current(view: GraphView, pair: tuple) -> Any:
 def render_chunk(indices: list[int]) -> list[tuple]:
     """Render bodies (in a worker); each one's page fields go to the cache from here."""
     run = context.CURRENT
+    names = run.env.undefined_names  # what each render used that does not exist
     out = []
     for index in indices:
         page = run.site.pages[index]
@@ -208,7 +215,7 @@ def render_chunk(indices: list[int]) -> list[tuple]:
             rendered.message = f"while rendering content/{page.file.path}: {rendered.message}"
         reads, templates = run.log.end()
         if isinstance(rendered, SourceError):
-            out.append((index, rendered, ("", ""), reads, templates))
+            out.append((index, rendered, ("", ""), reads, templates, names.take()))
             continue
         attach_content(page, rendered)
         # The worker keeps none of it: the parent has the fields, the HTML is on disk.
@@ -223,5 +230,5 @@ def render_chunk(indices: list[int]) -> list[tuple]:
             if type(value) is str and len(value) > buildcache.LONG_VALUE:
                 digests[name] = buildcache.storable(value)
         row = (fields, digests, page.comment_count)
-        out.append((index, row, (source, blob), reads, templates))
+        out.append((index, row, (source, blob), reads, templates, names.take()))
     return out

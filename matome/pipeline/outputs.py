@@ -30,6 +30,7 @@ from ..publish.files import copy_file, write_if_changed, write_new
 from ..render.environment import template_error
 from ..render.output import render_output
 from ..render.plan import Output
+from ..render.undefined import add_once
 from . import context
 from .bodies import STORED
 from .report import BuildReport
@@ -169,7 +170,8 @@ def write_outputs(
     # A dozen sets of templates for 12,677 files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
     rows = map_chunks(write_chunk, todo, workers, progress, "Writing files")
-    for path, status, reads, templates, stat in rows:
+    for path, status, reads, templates, stat, warned in rows:
+        add_once(report.warnings, warned)
         if isinstance(status, SourceError):
             errors.append(status)
             continue
@@ -191,6 +193,7 @@ def write_outputs(
 
 def write_chunk(outputs: list[Output]) -> list[tuple]:
     state = context.CURRENT
+    names = state.env.undefined_names  # what each render used that does not exist
     out = []
     # The chunk's distinct reads, sent once; each file's row numbers them (a page's title
     # is read by hundreds of files: one tuple per read and file would fill the parent).
@@ -227,16 +230,16 @@ def write_chunk(outputs: list[Output]) -> list[tuple]:
                     drop_content(state.loaded.pop())
             stat = stat or (target if status == "new" else published).stat()
             row = (status, (table, numbered), templates, (stat.st_size, stat.st_mtime_ns))
-            out.append((item.out_path, *row))
+            out.append((item.out_path, *row, names.take()))
         except SourceError as e:
-            out.append((item.out_path, e, (), (), None))
+            out.append((item.out_path, e, (), (), None, names.take()))
         except OSError as e:
             where = str(item.source) if item.kind == "copy" else item.out_path
-            out.append((item.out_path, SourceError(where, 0, 0, str(e)), (), (), None))
+            out.append((item.out_path, SourceError(where, 0, 0, str(e)), (), (), None, ()))
         except Exception as e:
             err = template_error(e)
             err.message = f"while writing {item.out_path}: {err.message}"
-            out.append((item.out_path, err, (), (), None))
+            out.append((item.out_path, err, (), (), None, names.take()))
     return out
 
 

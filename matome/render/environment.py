@@ -20,12 +20,16 @@ from .functions import (
     date_format,
     humanize,
     jsonify,
-    plainify,
     safe_url,
+    strip_html,
     truncate_text,
     xml_text,
 )
 from .jinja_internals import QuickCallContext, QuickImportTemplate
+from .lists import delimit, group_by_date, intersect, union, uniq, where
+from .namespaces import MathFunctions
+from .text import find_re, printf, replace_re
+from .undefined import UndefinedNames, undefined_class
 
 PACKAGE = Path(__file__).resolve().parent.parent
 REPO_ROOT = PACKAGE.parent
@@ -167,10 +171,12 @@ class EscapeKeyedBytecodeCache(jinja2.FileSystemBytecodeCache):
         return super().get_bucket(environment, key, filename, source)
 
 
-def make_environment(source: Path) -> jinja2.Environment:
+def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
+    """The environment of one build; ``strict``: a name that does not exist is an error."""
+    names = UndefinedNames(source, strict)
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(source)]),
-        undefined=jinja2.ChainableUndefined,
+        undefined=undefined_class(names),
         trim_blocks=False,
         lstrip_blocks=False,
         keep_trailing_newline=True,
@@ -184,8 +190,9 @@ def make_environment(source: Path) -> jinja2.Environment:
     # known, Hugo's built-in ones.
     env.matome_formats = BUILTIN_FORMATS
     env.autoescape = lambda name: escapes(name, env.matome_formats)
+    env.extend(undefined_names=names)
     env.filters.update(
-        plainify=plainify,
+        plainify=strip_html,
         humanize=humanize,
         jsonify=jsonify,
         date_format=date_format,
@@ -196,13 +203,30 @@ def make_environment(source: Path) -> jinja2.Environment:
         xml_text=xml_text,
         safe_url=safe_url,
     )
-    env.globals.update(date_format=date_format, plainify=plainify, humanize=humanize)
+    env.globals.update(
+        date_format=date_format, plainify=strip_html, humanize=humanize, jsonify=jsonify
+    )
+    install_list_and_text_functions(env)
     return env
 
 
 def use_formats(env: jinja2.Environment, formats: dict[str, OutputFormat]) -> None:
     """Templates compiled from now on escape as the site's formats say (``escapes``)."""
     env.matome_formats = formats
+
+
+def install_list_and_text_functions(env: jinja2.Environment) -> None:
+    """Hugo's collection and text functions Jinja has no built-in for, and ``math``."""
+    lists = dict(
+        where=where,
+        group_by_date=group_by_date,
+        uniq=uniq,
+        union=union,
+        intersect=intersect,
+        delimit=delimit,
+    )
+    env.filters.update(lists, replace_re=replace_re, find_re=find_re)
+    env.globals.update(lists, printf=printf, math=MathFunctions())
 
 
 def template_error(exc: Exception, name: str = "") -> SourceError:

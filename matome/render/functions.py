@@ -100,8 +100,22 @@ _TAG = re.compile(r"<[^>]*>")
 
 
 def plainify(value: Any) -> str:
-    """Hugo's ``plainify``: the text with every HTML tag removed."""
+    """The text with every HTML tag removed: ``page.plain``, which words are counted in."""
     return _TAG.sub("", str(value))
+
+
+_STRIP_HTML_BREAKS = {"\n": " ", "</p>": "\n", "<br>": "\n", "<br />": "\n"}
+_STRIP_HTML_BREAK = re.compile("|".join(re.escape(k) for k in _STRIP_HTML_BREAKS))
+
+
+def strip_html(value: Any) -> str:
+    """Hugo's ``plainify``: line breaks in the HTML as spaces, a paragraph's end and
+    ``<br>`` as line breaks, then every tag removed."""
+    text = str(value)
+    if "<" not in text and ">" not in text:
+        return text
+    text = _STRIP_HTML_BREAK.sub(lambda m: _STRIP_HTML_BREAKS[m.group(0)], text)
+    return _TAG.sub("", text)
 
 
 # XML 1.0 forbids the C0 controls but tab, newline and carriage return.
@@ -175,13 +189,49 @@ def truncate_text(value: Any, length: int = 70, ellipsis: str = " …") -> str:
     return cut.rstrip() + ellipsis
 
 
-def jsonify(value: Any, indent: int | None = None) -> Markup:
-    return Markup(json.dumps(value, ensure_ascii=False, indent=indent, default=_json_default))
+def jsonify(value: Any, indent: int | str | None = None) -> Markup:
+    """Hugo's ``jsonify`` (Go's ``json.Marshal``): keys sorted, no spaces, ``<``, ``>`` and
+    ``&`` escaped so the JSON can sit in HTML; ``indent`` (a number or text) as Hugo's
+    ``jsonify (dict "indent" "  ")``."""
+    plain = _json_value(value)
+    try:
+        text = json.dumps(
+            plain,
+            ensure_ascii=False,
+            indent=indent,
+            separators=(",", ": ") if indent is not None else (",", ":"),
+            sort_keys=True,
+            default=str,
+        )
+    except TypeError:  # keys of different types: in the mapping's order
+        text = json.dumps(plain, ensure_ascii=False, indent=indent, default=str)
+    return Markup(text.translate(_JSON_HTML_ESCAPES))
 
 
-def _json_default(value: Any):
-    if isinstance(value, (datetime, date)):
+_JSON_HTML_ESCAPES = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+
+def _json_value(value: Any) -> Any:
+    """``value`` as Go would marshal it: dates in RFC 3339, a page as its permalink, a
+    whole float as a whole number."""
+    if isinstance(value, dict):
+        return {str(k) if not isinstance(k, str) else k: _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, datetime):
+        return date_format(value, "2006-01-02T15:04:05Z07:00")
+    if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Page):
         return value.permalink
-    return str(value)
+    if isinstance(value, Markup):
+        return str(value)
+    return value

@@ -14,35 +14,35 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page
-from ..content.urls import urlize
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
-from ..markup.markdown import MarkdownRenderer
+from ..markup.markdown import MarkdownRenderer, emojify
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
+from . import urls
 from .environment import use_formats
 from .i18n import translator_for
+from .namespaces import install_site_namespaces
+from .resources import install_resources
+
+
+def emojify_html(text: Any) -> Markup:
+    """Hugo's ``emojify``: HTML, as Hugo's is (the text is not escaped)."""
+    return Markup(emojify(str(text)))
 
 
 def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
     use_formats(env, site.output_formats)
     base = site.config.base_url
-    base_path = urlsplit(base).path or "/"
 
     def markdownify(text: Any) -> Markup:
         return Markup(markdown.markdownify(str(text if text is not None else "")))
 
     def abs_url(path: Any) -> str:
-        text = str(path)
-        if "://" in text or text.startswith("//"):
-            return text
-        return base.rstrip("/") + "/" + text.lstrip("/") if text.startswith("/") else base + text
+        return urls.abs_url(base, path)
 
     def rel_url(path: Any) -> str:
-        text = str(path)
-        if "://" in text or text.startswith("//"):
-            return text
-        return base_path.rstrip("/") + "/" + text.lstrip("/")
+        return urls.rel_url(base, path)
 
     def find(page: Page | None, target: Any) -> tuple[Page, str]:
         """Resolve a ``ref`` target: a content path, optionally with ``#anchor``."""
@@ -125,15 +125,16 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         markdownify=markdownify,
         abs_url=abs_url,
         rel_url=rel_url,
-        urlize=urlize,
-        emojify=lambda text: Markup(markdown.emojify(str(text))),
+        urlize=urls.urlize_url,
+        emojify=emojify_html,
     )
     env.globals.update(
         site=site,
+        emojify=emojify_html,
         markdownify=markdownify,
         abs_url=abs_url,
         rel_url=rel_url,
-        urlize=urlize,
+        urlize=urls.urlize_url,
         ref=ref,
         relref=relref,
         partial=partial,
@@ -143,6 +144,8 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         highlight=highlight,
         thumbnail=functools.partial(thumbnail, site),
     )
+    install_site_namespaces(env, site)
+    install_resources(env, site)
     install_language_functions(env, site)
 
 
