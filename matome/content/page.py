@@ -17,6 +17,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .words import plain_words
+
 
 class _ZeroDate(datetime):
     """Hugo's zero time: falsy in templates, so ``{% if page.date %}`` works as in Go."""
@@ -236,6 +238,11 @@ class Page:
     @property
     def summary(self) -> Markup:
         return Markup(self.summary_html)
+
+    @property
+    def plain_words(self) -> list[str]:
+        """Hugo's ``.PlainWords``: the words of ``plain``."""
+        return plain_words(self.plain)
 
     @property
     def is_page(self) -> bool:

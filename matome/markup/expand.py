@@ -17,9 +17,8 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page
-from ..content.words import cjk_word_weight, reading_time, word_count
+from ..content.words import cjk_word_weight, reading_time, strip_html, word_count
 from ..errors import SourceError
-from ..render.functions import plainify
 from ..render.jinja_internals import render_in_context
 from .comment_card import native_renderer
 from .markdown import MarkdownRenderer, RenderedMarkdown
@@ -101,7 +100,7 @@ def attach_content(page: Page, rendered: RenderedContent) -> None:
     page.summary_html = rendered.summary
     page.truncated = rendered.truncated
     page.toc = rendered.toc
-    page.plain = plainify(rendered.html)
+    page.plain = strip_html(rendered.html)
     page.word_count = word_count(page.plain, page.is_cjk_language)
     page.fuzzy_word_count = (page.word_count + 99) // 100 * 100
     page.reading_time = reading_time(page.word_count, page.is_cjk_language)
@@ -358,7 +357,7 @@ def _counted_words(segment: str, cjk: bool) -> int:
         if ch.isspace() or i == last:
             word = segment[start:i].strip()
             if word and not _MARKUP_WORD.fullmatch(word):
-                count += cjk_word_weight(plainify(word)) if cjk else 1
+                count += cjk_word_weight(strip_html(word)) if cjk else 1
             start = i
     return count
 

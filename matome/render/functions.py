@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from markupsafe import Markup
 
 from ..content.page import Page
+from ..content.words import strip_html
 
 # --- Go's reference-time layouts ------------------------------------------------
 _GO_TOKENS = [
@@ -96,12 +97,10 @@ def _go_token(d: datetime, token: str) -> str:
     return d.strftime(fmt)
 
 
-_TAG = re.compile(r"<[^>]*>")
-
-
-def plainify(value: Any) -> str:
-    """Hugo's ``plainify``: the text with every HTML tag removed."""
-    return _TAG.sub("", str(value))
+def plainify(value: Any) -> Markup:
+    """Hugo's ``plainify``: the text with every HTML tag removed (``</p>`` and ``<br>`` made
+    line breaks), as HTML: its entities stay entities, as in Hugo."""
+    return Markup(strip_html(str(value)))
 
 
 # XML 1.0 forbids the C0 controls but tab, newline and carriage return.
