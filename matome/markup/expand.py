@@ -23,6 +23,7 @@ from ..render.jinja_internals import render_in_context
 from .comment_card import native_renderer
 from .markdown import MarkdownRenderer, RenderedMarkdown
 from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
+from .summary_divider import cut_at_divider, mark_divider
 
 # Placeholders alone in consecutive paragraphs (blank lines between, nothing else).
 _PLACEHOLDER_RUN = re.compile(
@@ -35,7 +36,6 @@ _PUT_BACK = re.compile(
     r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?"
 )
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
-_MORE = re.compile(r"<!--\s*more\s*-->", re.I)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
 
 
@@ -135,21 +135,17 @@ class ContentRenderer:
             page.body, path, self.takes_inner, line_offset=page.body_line - 1, runs=True
         )
         outputs: list[str] = []
-        source = self._expand(nodes, page, None, outputs, path)
-        more = _MORE.search(source)
-        source = merge_placeholder_runs(source)
-        rendered = render_markdown(
-            self.markdown, _MORE.sub("", source, count=1) if more else source
-        )
+        source, divided = mark_divider(self._expand(nodes, page, None, outputs, path))
+        rendered = render_markdown(self.markdown, merge_placeholder_runs(source))
         html = _put_back(rendered.html, outputs)
-        if more:
-            summary = _put_back(
-                render_markdown(self.markdown, source[: more.start()]).html, outputs
-            )
-            truncated = True
+        cut = cut_at_divider(html) if divided else None
+        if cut is not None:
+            summary, html, truncated = cut
+        elif page.params.get("summary"):
+            summary, truncated = "", False
         else:
             summary, truncated = auto_summary(html, self.summary_length, page.is_cjk_language)
-        if page.params.get("summary"):
+        if not summary and page.params.get("summary"):  # Hugo's third choice
             summary = self.markdown.markdownify(str(page.params["summary"]))
         return RenderedContent(
             html=html,
