@@ -20,6 +20,7 @@ from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
 from ..markup.markdown import MarkdownRenderer
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
+from .emoji import emojify
 
 
 def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
@@ -118,7 +119,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         abs_url=abs_url,
         rel_url=rel_url,
         urlize=urlize,
-        emojify=lambda text: Markup(markdown.emojify(str(text))),
+        emojify=lambda text: Markup(emojify(str(text))),
     )
     env.globals.update(
         site=site,
