@@ -84,3 +84,58 @@ def test_summary_matches_hugo(tmp_path, length):
     assert sorted(hugo) == sorted(BODIES)
     differ = {name: (ours.get(name), hugo[name]) for name in hugo if ours.get(name) != hugo[name]}
     assert not differ, f"summaryLength {length}: {differ}"
+
+
+# --- the manual summary (<!--more-->) and the front matter's -------------------------------
+
+# name -> (more front matter, body)
+MANUAL = {
+    "divider_inline": ("", "one two <!--more--> three four\n"),
+    "divider_between": ("", "para one here\n\n<!--more-->\n\npara two\n"),
+    "divider_first": ("", "<!--more-->\n\npara two\n"),
+    "divider_last": ("", "para one\n\n<!--more-->\n"),
+    "divider_at_end_of_file": ("", "para one\n<!--more-->"),
+    "divider_in_list": ("", "- a\n- b <!--more-->\n- c\n\nafter\n"),
+    "divider_in_quote": ("", "> q one\n>\n> <!--more-->\n> q two\n\nafter\n"),
+    "divider_in_code": ("", "```\n<!--more-->\n```\n\nafter\n"),
+    "divider_twice": ("", "x\n\n<!--more-->\n\ny\n\n<!--more-->\n\nz\n"),
+    "divider_with_spaces_is_a_comment": ("", "x\n\n<!-- more -->\n\ny\n"),
+    "divider_upper_case_is_a_comment": ("", "x\n\n<!--MORE-->\n\ny\n"),
+    "divider_after_br": ("", "一行目<br>二行目 <!--more--> 三\n"),
+    "front_matter": ("summary = '**bold** text'\n", "para one two three\n\npara four five\n"),
+    "front_matter_short_body": ("summary = 'short'\n", "a\n"),
+    "front_matter_paragraphs": ('summary = """one\n\ntwo"""\n', "body\n"),
+    "front_matter_and_divider": ("summary = 'fm'\n", "para one\n\n<!--more-->\n\npara two\n"),
+    "front_matter_and_first_divider": ("summary = 'fm'\n", "<!--more-->\n\npara two\n"),
+    "front_matter_empty": ("summary = ''\n", "one two three four\n\nfive\n"),
+}
+
+
+def test_manual_and_front_matter_summaries_match_hugo(tmp_path):
+    """Hugo cuts at the first exact ``<!--more-->`` of the source, which splits the paragraph,
+    list or quote it stands in; a front matter ``summary`` is used only when that leaves no
+    summary, and is not truncated by itself."""
+    root = tmp_path / "site"
+    _site(root, 3)
+    for page in (root / "content" / "posts").iterdir():
+        page.unlink()
+    probe = {
+        "layouts": SEPARATOR + "{{ range .Pages }}{{ .Title }}[{{ .Summary }}|{{ .Truncated }}|"
+        "{{ .Content }}]" + SEPARATOR + "{{ end }}",
+        "templates": SEPARATOR + "{% for p in page.pages %}{{ p.title }}[{{ p.summary }}|"
+        "{{ p.truncated | lower }}|{{ p.content }}]" + SEPARATOR + "{% endfor %}",
+    }
+    for name, template in probe.items():
+        (root / name / "_default" / "list.html").write_text(template, encoding="utf-8")
+    for day, (name, (extra, body)) in enumerate(MANUAL.items(), start=1):
+        (root / "content" / "posts" / f"{name}.md").write_text(
+            f"+++\ntitle = '{name}'\ndate = '2025-01-{day:02d}'\n{extra}+++\n{body}",
+            encoding="utf-8",
+        )
+    hugo_out, matome_out = build_both(root, tmp_path)
+    hugo = _summaries((hugo_out / "posts" / "index.html").read_text(encoding="utf-8"))
+    ours = _summaries((matome_out / "posts" / "index.html").read_text(encoding="utf-8"))
+    assert sorted(hugo) == sorted(MANUAL)
+    differ = {name: (ours.get(name), hugo[name]) for name in hugo if ours.get(name) != hugo[name]}
+    assert not differ, differ
+    assert hugo["divider_inline"].startswith("divider_inline[<p>one two</p>|true|")

@@ -430,10 +430,6 @@ KNOWN = {
     ): "Hugo sorts site.Pages of every kind together; matome lists them by kind",
     ("posts/first/index.html", "plain"): SHORTCODE_GAP,
     ("posts/first/index.html", "word_count"): SHORTCODE_GAP,
-    ("posts/with-toc/index.html", "plain"): (
-        "Hugo's .Plain turns the HTML's line breaks into spaces (a heading runs into its "
-        "paragraph); matome's page.plain keeps them (plainify is Hugo's)"
-    ),
     ("posts/first/index.html", "shortcode.0.position"): (
         "Hugo gives a shortcode nested in another the position 1:1; matome its line and column"
     ),

@@ -132,3 +132,93 @@ def test_reading_time_matches_hugo(tmp_path):
     pages["japanese"] = PROSE
     hugo = _compare(tmp_path, "", pages)
     assert hugo["w213"].split()[3] == "2" and hugo["w212"].split()[3] == "1"
+
+
+# --- the page's text (.Plain) and plainify, as Hugo's StripHTML makes them ----------------
+
+PLAIN_PROBE_HUGO = (
+    "{{ range .Pages }}" + SEPARATOR + '{{ dict "title" .Title "plain" .Plain "words" .WordCount '
+    '"plain_words" .PlainWords "fuzzy" .FuzzyWordCount "minutes" .ReadingTime '
+    '"plainify" (.Content | plainify) | jsonify }}{{ end }}'
+)
+PLAIN_PROBE_MATOME = (
+    "{% for p in page.pages %}" + SEPARATOR + '{{ {"title": p.title, "plain": p.plain, '
+    '"words": p.word_count, "plain_words": p.plain_words, "fuzzy": p.fuzzy_word_count, '
+    '"minutes": p.reading_time, "plainify": p.content | plainify | string} | jsonify }}'
+    "{% endfor %}"
+)
+# Raw HTML kept (unsafe), so that the bodies reach the stripping as written.
+PLAIN_BODIES = {
+    "br_splits_words": "最初の行<br>次の行<br />三行目<br/>四行目<BR>五\n",
+    "paragraphs": "one\n\ntwo  three\n\n四\n",
+    "hard_breaks": "line one  \nline two\\\nthree\n",
+    "lists_tables": "- a\n- b\n\n1. c\n\n| x | y |\n|---|---|\n| 1 | 2 |\n",
+    "code": "```\nx  y\n\n z\n```\n\n`a  b`\n",
+    "heading": "# Head\n\ntext\n",
+    "entities": 'Tom &amp; Jerry\'s "q" -- x... a &lt; b &nbsp;&nbsp;c\n',
+    "lt_is_text": "a <3 b\n",
+    "quoted_gt": "<span title=\"1>2\">t</span>x <b data-x='<br>'>y</b>\n",
+    "comment": "a<!-- c <br> -->b\n",
+    "unclosed_comment": "x <!-- abc\n\nz\n",
+    "script_style": "x<script>var a = '<b>';</script>y<style>p{}</style>z\n\nw\n",
+    "script_case": "<div>x<SCRIPT>a</ScRiPt>y</div>\n",
+    "title_textarea": "<title>a<b</title>z <textarea>t  u</textarea>\n",
+    "script_unclosed": "<div>x<script>abc\n\nz\n",
+    "broken_quote": '<div>a<span "x">rest of it</div>\n\nmore\n',
+    "broken_eq": "<div>a <span =x>rest</div>\n\nz\n",
+    "broken_lt": "<div>a <span a<b>rest</div>\n\nz\n",
+    "unclosed_value": '<div>a <span title="x>rest</div>\n\nmore\n',
+    "unquoted_values": "<div>a <span title=x>rest<span a=>b</div>\n",
+    "br_in_unquoted": "<div>a <span title=x<br>y>rest</div>\n",
+    "names": "<div>a<x:y>b</x:y><a-b>c</a-b><a->d</div>\n",
+    "end_tag_forms": "<div>a</ b>c</>d<//x>e</div>\n",
+    "lt_at_end": "a <\n",
+    "br_split_by_tag": "<div>a<<b>br>c</div>\n",
+    "br_newline_slash": "<div>a<br\n/>b</div>\n",
+    "meta": '<div>a<meta content="x>y">b</div>\n',
+    "hugo_mark": "a ___hugonl_ b\n",
+    "spaces": "a\u3000\u3000b  c\xa0\xa0d\u2003 \te\n",
+    "separators": "a\x1cb c\x1fd\n",
+    "comment_cards": (
+        '<article class="comment"><header><span>user</span> <time>2025/02/07</time></header>\n'
+        '<div class="comment-body">一行目<br>二行目<br><br>三行目</div></article>\n'
+    ),
+    "empty": "",
+}
+
+
+def _probed(path) -> dict[str, dict]:
+    import json
+
+    text = path.read_text(encoding="utf-8")
+    cases = [json.loads(c) for c in text.split(SEPARATOR)[1:]]
+    return {case["title"]: case for case in cases}
+
+
+def _compare_plain(tmp_path, config: str, bodies: dict[str, str]) -> dict[str, dict]:
+    root = tmp_path / "site"
+    _site(root, config, bodies)
+    for kind, template in (("layouts", PLAIN_PROBE_HUGO), ("templates", PLAIN_PROBE_MATOME)):
+        (root / kind / "_default" / "list.html").write_text(template, encoding="utf-8")
+    hugo_out, matome_out = build_both(root, tmp_path)
+    hugo = _probed(hugo_out / "posts" / "index.html")
+    ours = _probed(matome_out / "posts" / "index.html")
+    assert sorted(hugo) == sorted(bodies)
+    differ = {t: (ours.get(t), hugo[t]) for t in hugo if ours.get(t) != hugo[t]}
+    assert not differ, differ
+    return hugo
+
+
+def test_plain_text_matches_hugo(tmp_path):
+    """``.Plain``, ``.PlainWords``, the counts and ``plainify``: line breaks and paragraph ends
+    are newlines, so ``一<br>二`` is two words; tags are read as Go's html/template reads them."""
+    hugo = _compare_plain(tmp_path, "[markup.goldmark.renderer]\nunsafe = true\n", PLAIN_BODIES)
+    assert hugo["br_splits_words"]["plain_words"][:2] == ["最初の行", "次の行"]
+    assert hugo["broken_quote"]["plain"] == "a"  # a broken tag: the rest is dropped
+
+
+def test_plain_text_cjk_matches_hugo(tmp_path):
+    config = "hasCJKLanguage = true\n[markup.goldmark.renderer]\nunsafe = true\n"
+    bodies = {k: PLAIN_BODIES[k] for k in ("br_splits_words", "comment_cards", "title_textarea")}
+    hugo = _compare_plain(tmp_path, config, bodies)
+    assert hugo["br_splits_words"]["words"] > len(hugo["br_splits_words"]["plain_words"])

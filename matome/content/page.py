@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..formats import OutputFormats, page_output_format
+from .words import plain_words
 
 
 class _ZeroDate(datetime):
@@ -358,6 +359,11 @@ class Page:
         if self.out_path == "index.html" or self.out_path.endswith("/index.html"):
             return self.out_path[: -len("index.html")].rstrip("/")
         return self.out_path.rsplit(".", 1)[0]
+
+    @property
+    def plain_words(self) -> list[str]:
+        """Hugo's ``.PlainWords``: the words of ``plain``."""
+        return plain_words(self.plain)
 
     @property
     def is_page(self) -> bool:

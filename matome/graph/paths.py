@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import posixpath
+from dataclasses import dataclass
+
 from ..content.page import Page
 
 
@@ -35,3 +38,113 @@ def index_paths(pages: list[Page]) -> dict[str, Page]:
         for key in keys:
             index.setdefault(key.lower(), page)
     return index
+
+
+# --- ref and relref: Hugo's page references -------------------------------------------------
+
+
+class AmbiguousRef(Exception):
+    """A bare file name that more than one page answers to."""
+
+
+@dataclass
+class RefIndex:
+    """The pages by Hugo's content path (``/posts/a`` for ``posts/a.md`` and for
+    ``posts/a/index.md``, ``/posts`` for ``posts/_index.md``, ``/`` for the home) and by file
+    name alone (``a``; a bundle by its folder's name), for ``ref`` and ``relref``."""
+
+    by_content_path: dict[str, Page]
+    by_file: dict[str, Page]  # content/ file path, lower case
+    by_name: dict[str, Page | None]  # None: more than one page has the name
+    home: Page | None
+
+
+def index_refs(pages: list[Page]) -> RefIndex:
+    by_content_path: dict[str, Page] = {}
+    by_file: dict[str, Page] = {}
+    by_name: dict[str, Page | None] = {}
+    home = None
+    for page in pages:
+        if page.kind == "home":
+            home = page
+        if page.file is not None:
+            by_file.setdefault(page.file.path.lower(), page)
+            path = _content_path(page.file.path)
+        elif page.kind == "section":
+            path = "/" + page.section.lower()
+        elif page.kind in ("taxonomy", "term"):
+            path = "/" + page.out_path.rsplit("/", 1)[0].lower()
+        else:
+            path = "/"
+        by_content_path.setdefault(path, page)
+        name = path.rsplit("/", 1)[-1]
+        if name and page.file is not None:
+            by_name[name] = None if name in by_name else page
+    return RefIndex(by_content_path, by_file, by_name, home)
+
+
+def _content_path(path: str) -> str:
+    """Hugo's path of a content file or reference: no extension, no ``index``/``_index``,
+    lower case, spaces as dashes."""
+    folder, _, name = path.replace("\\", "/").lstrip("/").rpartition("/")
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    parts = [folder] if folder else []
+    if stem not in ("index", "_index"):
+        parts.append(stem)
+    return "/" + "/".join(parts).lower().replace(" ", "-")
+
+
+def resolve_ref(index: RefIndex, context: Page | None, ref: str) -> Page | None:
+    """The page ``ref`` (a path without its ``#fragment``) names from ``context``, as Hugo's
+    ``ref`` finds it: a path relative to the page, then from ``content/``, with or without a
+    content extension, a bundle by its folder, a bare file name anywhere when it is unique.
+    Raises AmbiguousRef for a bare name two pages have."""
+    ref = ref.replace("\\", "/").rstrip("/")
+    written = ref
+    ref = ref or "/"
+    if _has_extension(ref):
+        return _resolve(index, context, True, written, ref)
+    if ref == "/":
+        return _resolve(index, context, False, written, "/_index.md")
+    if ref.endswith("/index"):
+        return _resolve(index, context, False, written, ref + "/index.md") or _resolve(
+            index, context, False, written, ref + ".md"
+        )
+    return _resolve(index, context, False, written, ref + ".md")
+
+
+def _has_extension(path: str) -> bool:
+    return "." in path.rsplit("/", 1)[-1]
+
+
+def _resolve(
+    index: RefIndex, context: Page | None, had_extension: bool, written: str, ref: str
+) -> Page | None:
+    if context is not None and context.file is not None and not ref.startswith("/"):
+        folder = "/" + context.file.dir.strip("/")
+        # A branch page's references start in its folder; a leaf bundle's in the folder that
+        # holds it (but "../x.md", which starts in the bundle's); a single file's in its folder.
+        if context.bundle_type == "leaf" and not (had_extension and ref.startswith("../")):
+            folder = posixpath.dirname(folder)
+        found = index.by_content_path.get(
+            _content_path(posixpath.normpath(posixpath.join(folder, ref)))
+        )
+        if found is not None:
+            return found
+        if had_extension:
+            on_disk = posixpath.normpath(posixpath.join(context.file.dir, ref)).lower()
+            if (found := index.by_file.get(on_disk)) is not None:
+                return found
+    if ref.startswith("."):
+        return None  # relative to the page only
+    found = index.by_content_path.get(_content_path(posixpath.normpath("/" + ref)))
+    if found is not None:
+        return found
+    if had_extension and (found := index.by_file.get(ref.lstrip("/").lower())) is not None:
+        return found
+    if "/" in written:
+        return None
+    name = _content_path(written or "/").rsplit("/", 1)[-1]
+    if name in index.by_name and index.by_name[name] is None:
+        raise AmbiguousRef(f'page reference "{written}" is ambiguous')
+    return index.by_name.get(name)

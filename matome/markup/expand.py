@@ -17,13 +17,13 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page
-from ..content.words import cjk_word_weight, reading_time, word_count
+from ..content.words import cjk_word_weight, reading_time, strip_html, word_count
 from ..errors import SourceError
-from ..render.functions import plainify
 from ..render.jinja_internals import render_in_context
 from .comment_card import native_renderer
 from .markdown import MarkdownRenderer, RenderedMarkdown
 from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
+from .summary_divider import cut_at_divider, mark_divider
 
 # Placeholders alone in consecutive paragraphs (blank lines between, nothing else).
 _PLACEHOLDER_RUN = re.compile(
@@ -36,7 +36,6 @@ _PUT_BACK = re.compile(
     r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?"
 )
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
-_MORE = re.compile(r"<!--\s*more\s*-->", re.I)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
 
 
@@ -101,7 +100,7 @@ def attach_content(page: Page, rendered: RenderedContent) -> None:
     page.summary_html = rendered.summary
     page.truncated = rendered.truncated
     page.toc = rendered.toc
-    page.plain = plainify(rendered.html)
+    page.plain = strip_html(rendered.html)
     page.word_count = word_count(page.plain, page.is_cjk_language)
     page.fuzzy_word_count = (page.word_count + 99) // 100 * 100
     page.reading_time = reading_time(page.word_count, page.is_cjk_language)
@@ -136,21 +135,17 @@ class ContentRenderer:
             page.body, path, self.takes_inner, line_offset=page.body_line - 1, runs=True
         )
         outputs: list[str] = []
-        source = self._expand(nodes, page, None, outputs, path)
-        more = _MORE.search(source)
-        source = merge_placeholder_runs(source)
-        rendered = render_markdown(
-            self.markdown, _MORE.sub("", source, count=1) if more else source
-        )
+        source, divided = mark_divider(self._expand(nodes, page, None, outputs, path))
+        rendered = render_markdown(self.markdown, merge_placeholder_runs(source))
         html = _put_back(rendered.html, outputs)
-        if more:
-            summary = _put_back(
-                render_markdown(self.markdown, source[: more.start()]).html, outputs
-            )
-            truncated = True
+        cut = cut_at_divider(html) if divided else None
+        if cut is not None:
+            summary, html, truncated = cut
+        elif page.params.get("summary"):
+            summary, truncated = "", False
         else:
             summary, truncated = auto_summary(html, self.summary_length, page.is_cjk_language)
-        if page.params.get("summary"):
+        if not summary and page.params.get("summary"):  # Hugo's third choice
             summary = self.markdown.markdownify(str(page.params["summary"]))
         return RenderedContent(
             html=html,
@@ -358,7 +353,7 @@ def _counted_words(segment: str, cjk: bool) -> int:
         if ch.isspace() or i == last:
             word = segment[start:i].strip()
             if word and not _MARKUP_WORD.fullmatch(word):
-                count += cjk_word_weight(plainify(word)) if cjk else 1
+                count += cjk_word_weight(strip_html(word)) if cjk else 1
             start = i
     return count
 

@@ -20,8 +20,8 @@ from .functions import (
     date_format,
     humanize,
     jsonify,
+    plainify,
     safe_url,
-    strip_html,
     truncate_text,
     xml_text,
 )
@@ -192,7 +192,7 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
     env.autoescape = lambda name: escapes(name, env.matome_formats)
     env.extend(undefined_names=names)
     env.filters.update(
-        plainify=strip_html,
+        plainify=plainify,
         humanize=humanize,
         jsonify=jsonify,
         date_format=date_format,
@@ -204,7 +204,7 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
         safe_url=safe_url,
     )
     env.globals.update(
-        date_format=date_format, plainify=strip_html, humanize=humanize, jsonify=jsonify
+        date_format=date_format, plainify=plainify, humanize=humanize, jsonify=jsonify
     )
     install_list_and_text_functions(env)
     return env

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from markupsafe import Markup
 
 from ..content.page import Page
+from ..content.words import strip_html
 
 # --- Go's reference-time layouts ------------------------------------------------
 _GO_TOKENS = [
@@ -96,26 +97,10 @@ def _go_token(d: datetime, token: str) -> str:
     return d.strftime(fmt)
 
 
-_TAG = re.compile(r"<[^>]*>")
-
-
-def plainify(value: Any) -> str:
-    """The text with every HTML tag removed: ``page.plain``, which words are counted in."""
-    return _TAG.sub("", str(value))
-
-
-_STRIP_HTML_BREAKS = {"\n": " ", "</p>": "\n", "<br>": "\n", "<br />": "\n"}
-_STRIP_HTML_BREAK = re.compile("|".join(re.escape(k) for k in _STRIP_HTML_BREAKS))
-
-
-def strip_html(value: Any) -> str:
-    """Hugo's ``plainify``: line breaks in the HTML as spaces, a paragraph's end and
-    ``<br>`` as line breaks, then every tag removed."""
-    text = str(value)
-    if "<" not in text and ">" not in text:
-        return text
-    text = _STRIP_HTML_BREAK.sub(lambda m: _STRIP_HTML_BREAKS[m.group(0)], text)
-    return _TAG.sub("", text)
+def plainify(value: Any) -> Markup:
+    """Hugo's ``plainify``: the text with every HTML tag removed (``</p>`` and ``<br>`` made
+    line breaks), as HTML: its entities stay entities, as in Hugo."""
+    return Markup(strip_html(str(value)))
 
 
 # XML 1.0 forbids the C0 controls but tab, newline and carriage return.

@@ -14,21 +14,19 @@ import jinja2
 from markupsafe import Markup
 
 from ..content.page import Page
+from ..formats import page_output_format
+from ..graph.paths import AmbiguousRef, RefIndex, index_refs, resolve_ref
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
-from ..markup.markdown import MarkdownRenderer, emojify
+from ..markup.markdown import MarkdownRenderer
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
 from . import urls
+from .emoji import emojify
 from .environment import use_formats
 from .i18n import translator_for
 from .namespaces import install_site_namespaces
 from .resources import install_resources
-
-
-def emojify_html(text: Any) -> Markup:
-    """Hugo's ``emojify``: HTML, as Hugo's is (the text is not escaped)."""
-    return Markup(emojify(str(text)))
 
 
 def install_site_functions(env: jinja2.Environment, site: Site, markdown: MarkdownRenderer) -> None:
@@ -44,34 +42,65 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
     def rel_url(path: Any) -> str:
         return urls.rel_url(base, path)
 
-    def find(page: Page | None, target: Any) -> tuple[Page, str]:
-        """Resolve a ``ref`` target: a content path, optionally with ``#anchor``."""
-        text = str(target)
-        path, _, anchor = text.partition("#")
+    refs: dict[str, RefIndex] = {}  # by language, made at its first reference
+    not_found_url = str(site.config.get("reflinksnotfoundurl") or "")
+    refs_warn = str(site.config.get("reflinkserrorlevel") or "").lower() == "warning"
+
+    def link(page: Page | None, args: Any, relative: bool) -> str:
+        """Hugo's ``ref``/``relref``: ``args`` a path (``#fragment`` kept; alone, the page
+        itself), [path, output format], or a map of ``path``, ``lang``, ``outputFormat``."""
+        path, lang, output = _ref_args(args)
         if not path:
-            if page is None:
-                raise ShortcodeProblem(f"ref {text!r}: no page to anchor to")
-            return page, anchor
-        # A page's ref finds pages of its own language, as in Hugo.
-        get = (page.site if page is not None and page.site is not None else site).get_page
-        found = get(path)
-        if found is None and page is not None and page.file and not path.startswith("/"):
-            found = get(page.file.dir + path)
+            return ""
+        target, _, fragment = path.partition("#")
+        found = page
+        if target:
+            try:
+                found = _find(page, target, lang, output)
+            except ShortcodeProblem:
+                if not refs_warn:
+                    raise
+                return not_found_url  # Hugo warns; matome has no warning channel here yet
+        url = _output_url(found, output, relative) if target else ""
+        return url + (f"#{fragment}" if fragment else "")
+
+    def _find(page: Page | None, target: str, lang: str, output: str) -> Page:
+        def missing(what: str) -> ShortcodeProblem:
+            return ShortcodeProblem(f'REF_NOT_FOUND: Ref "{target}": {what}')
+
+        # A page's ref finds pages of its own language, as in Hugo; ``lang`` another's.
+        own = page.site if page is not None and page.site is not None else site
+        if lang:
+            own = next((s for s in site.language_sites if s.lang == lang.lower()), None)
+            if own is None:
+                raise missing(f'no site found with lang "{lang}"')
+        if own.lang not in refs:
+            refs[own.lang] = index_refs(own.pages)
+        try:
+            found = resolve_ref(refs[own.lang], page, target)
+        except AmbiguousRef as e:
+            raise missing(str(e)) from None
         if found is None:
-            raise ShortcodeProblem(f'REF_NOT_FOUND: ref "{text}": page not found')
-        return found, anchor
+            raise missing("page not found")
+        # The read log (incremental builds) records lookups through site.get_page: the
+        # target by its file, so that a change of its URL renders this again.
+        own.get_page(f"/{found.file.path}" if found.file else found.rel_permalink)
+        if output and output.lower() not in found.outputs:
+            raise missing(f'output format "{output}"')
+        return found
+
+    def _output_url(page: Page, output: str, relative: bool) -> str:
+        fmt = page.site.output_formats.get(output.lower()) if output else None
+        if fmt is None:
+            return page.rel_permalink if relative else page.permalink
+        own = page_output_format(page, fmt, page.site.config)
+        return own.rel_permalink if relative else own.permalink
 
     def ref(page: Page | None, target: Any) -> str:
-        if str(target).startswith("#"):
-            return str(target)  # an anchor on the same page stays as written, as in Hugo
-        found, anchor = find(page, target)
-        return found.permalink + (f"#{anchor}" if anchor else "")
+        return link(page, target, relative=False)
 
     def relref(page: Page | None, target: Any) -> str:
-        if str(target).startswith("#"):
-            return str(target)
-        found, anchor = find(page, target)
-        return found.rel_permalink + (f"#{anchor}" if anchor else "")
+        return link(page, target, relative=True)
 
     def partial(name: str, context: Any = None, **kwargs: Any) -> Markup:
         template = env.get_template(name if name.startswith("partials/") else f"partials/{name}")
@@ -126,11 +155,11 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         abs_url=abs_url,
         rel_url=rel_url,
         urlize=urls.urlize_url,
-        emojify=emojify_html,
+        emojify=lambda text: Markup(emojify(str(text))),
     )
     env.globals.update(
         site=site,
-        emojify=emojify_html,
+        emojify=lambda text: Markup(emojify(str(text))),
         markdownify=markdownify,
         abs_url=abs_url,
         rel_url=rel_url,
@@ -195,3 +224,16 @@ def install_language_functions(env: jinja2.Environment, site: Site) -> None:
             return own_site(context).get_page(path)
 
         env.globals["get_page"] = get_page
+
+
+def _ref_args(args: Any) -> tuple[str, str, str]:
+    """(path, lang, output format) of what ``ref`` and ``relref`` are given, as Hugo reads
+    it: a map (any key case), a list of a path and maybe an output format, or a path."""
+    if isinstance(args, dict):
+        named = {str(k).lower(): v for k, v in args.items()}
+        return tuple(str(named.get(k) or "") for k in ("path", "lang", "outputformat"))
+    if isinstance(args, (list, tuple)):
+        if not 1 <= len(args) <= 2:
+            raise ShortcodeProblem("invalid number of arguments to ref")
+        return str(args[0]), "", str(args[1]) if len(args) == 2 else ""
+    return ("" if args is None else str(args)), "", ""

@@ -31,7 +31,6 @@ output with the real ``hugo`` binary. What does not match, on purpose:
 * A few Goldmark parser quirks found by fuzzing are not reproduced; the tests list them.
 """
 
-from .emoji import emojify
 from .fastpath import plain_line
 from .headings import Heading, anchorize, heading_id
 from .renderer import MarkdownRenderer, RenderedMarkdown, trim_short_html
@@ -41,7 +40,6 @@ __all__ = [
     "MarkdownRenderer",
     "RenderedMarkdown",
     "anchorize",
-    "emojify",
     "heading_id",
     "plain_line",
     "trim_short_html",

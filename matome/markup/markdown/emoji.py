@@ -110,9 +110,3 @@ def emoji_rule(state: StateInline, silent: bool) -> bool:
 
 def emoji_entities(value: str) -> str:
     return "".join("&zwj;" if ch == "\u200d" else f"&#x{ord(ch):x};" for ch in value)
-
-
-def emojify(text: str) -> str:
-    """Hugo's ``emojify``: each ``:name:`` in the table the Markdown emoji use, as its emoji."""
-    table = _emoji_table()
-    return _EMOJI_NAME_RE.sub(lambda m: table.get(m.group(1), m.group(0)), text)
