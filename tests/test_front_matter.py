@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import subprocess
 import tomllib
-from datetime import timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import frontmatter
 import pytest
 import tomli_w
 from hugo_oracle import hugo_binary
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from matome.config import load_config
 from matome.content.frontmatter import (
     HANDLERS,
     FrontMatter,
@@ -26,6 +27,8 @@ from matome.content.frontmatter import (
     split_front_matter,
 )
 from matome.errors import SourceError
+from matome.hn import ImportOptions, Thread, render_article
+from matome.new import new_site
 
 # (file text, the error matome reports, whether Hugo 0.168 fails on the file too)
 BROKEN = [
@@ -232,3 +235,25 @@ def test_toml_is_written_by_tomli_w():
     text = front_matter_text(data)
     assert text == "+++\n" + tomli_w.dumps(data) + "+++\n"
     assert tomllib.loads(text.strip("+\n")) == data
+
+
+# --- what matome writes -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("site")
+    new_site(root)
+    return root
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(min_size=1).filter(str.strip))
+@example('It\'s "quoted" \\ with a DEL \x7f')  # TOML strings must escape DEL
+def test_imported_titles_read_back_the_same(site: Path, title: str):
+    thread = Thread(id=7, title=title, time=datetime(2025, 11, 7, tzinfo=UTC), comments=[])
+    article = render_article(thread, load_config(site), ImportOptions())
+    fm = split_front_matter(article, "index.md")
+    assert fm.data["title"] == title
+    assert list(fm.data) == ["date", "months", "draft", "title", "tags", "featureimage"]
+    assert fm.body.startswith("\n> ")
