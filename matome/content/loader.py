@@ -98,9 +98,7 @@ def _load_root(
         rel_dir = directory.relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
         names = sorted(
-            n
-            for n in filenames
-            if not is_ignored(n) and _stays_inside(directory / n, root, result)
+            n for n in filenames if not is_ignored(n) and _stays_inside(directory / n, root, result)
         )
         # index.md and its translations (index.fr.md) are one leaf bundle's pages.
         leaves = [n for n in names if _bundle_page(n, config) == "index"]

@@ -63,7 +63,7 @@ def last_reads_now(
         if patched:  # the site's lists hold the pages whose order changed
             again |= set(view.sites)
         pairs, current = cache.pairs, list(cache.values)
-        # The pairs of those pages, found in C: an edit build's reads are 143,000 pairs.
+        # The pairs of those pages, found in C: a site's reads are many.
         ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
         dates = [(key, "build_date") for key in view.sites]  # each language's site
         dated = [pairs.index(p) for p in dates if p in pairs]
@@ -113,7 +113,7 @@ def kept_outputs(
     if cache is None:
         return {}
     changed_reads = starmap(operator.ne, zip(cache.values, current, strict=True))
-    stale = set(compress(range(len(current)), changed_reads))  # in C: 143,000 pairs
+    stale = set(compress(range(len(current)), changed_reads))  # in C: reads are many
     if readers is not None and same_plan and not check_published:
         again = set().union(*(readers.get(i, ()) for i in stale))
         return {
@@ -158,7 +158,7 @@ def write_outputs(
     """Render and write what the cache cannot keep; return the paths, their stats, errors.
     Each file's record goes into ``fresh``, its reads numbered as its chunk comes in."""
     todo = [item for item in outputs if item.out_path not in kept]
-    # The sitemap lists every page (a tenth of a second for the real blog): first, in the
+    # The sitemap lists every page (the longest render of a site): first, in the
     # first chunk, not last, where the other worker would have nothing left to do.
     todo.sort(key=lambda item: item.kind != "sitemap")
     # A copy already published is two stats: workers are forked for renders only.
@@ -167,7 +167,7 @@ def write_outputs(
     planned = {item.out_path: item for item in todo}
     files = {path: (record.size, record.mtime_ns) for path, record in kept.items()}
     errors: list[SourceError] = []
-    # A dozen sets of templates for 12,677 files: one object each, pickled and loaded once.
+    # A few sets of templates for all the files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
     rows = map_chunks(write_chunk, todo, workers, progress, "Writing files")
     for path, status, reads, templates, stat, warned in rows:
@@ -250,7 +250,7 @@ class ReadNumbers:
 
     The last build's pairs keep their numbers, so a kept file's ids stand. Values are
     worked out here, each pair once, rather than by each output worker for each chunk
-    that reads it: the workers' copies took a sixth of the stage. When most pairs are no
+    that reads it, which would work each out many times over. When most pairs are no
     longer read by any file, the rest are numbered anew (``finish``)."""
 
     def __init__(
@@ -269,7 +269,7 @@ class ReadNumbers:
             ids = dict(zip(fresh.pairs, range(len(fresh.pairs)), strict=True))
         self.ids = ids
         # Each worker's table has its own copy of a page's key: one string per key, not
-        # per pair, is kept (the real blog's pairs load in 11 ms instead of 21).
+        # per pair, is kept, and the index loads faster.
         self.same_key: dict[str, str] = {}
         self.same_pages: dict[tuple, tuple] = {}
         # id of a chunk's table -> the table (kept, so that no other table takes its id)
