@@ -46,6 +46,8 @@ def last_reads_now(
     fresh: BuildCache,
     kept: bool,
     patched: frozenset[str] = frozenset(),
+    reordered: bool = False,
+    ids: dict[tuple, int] | None = None,
 ) -> list:
     """What each read of the last build's files returns now, in ``cache.pairs`` order.
 
@@ -60,20 +62,28 @@ def last_reads_now(
     known = view.memo.get(STORED, {})  # the digests of the bodies rendered in this build
     if kept:
         again = {key for key in fresh.content if key not in reused} | patched
-        if patched:  # the site's lists hold the pages whose order changed
+        if reordered:  # the site's lists hold the pages whose order changed
             again |= set(view.sites)
         pairs, current = cache.pairs, list(cache.values)
         # The pairs of those pages, found in C: a site's reads are many.
         ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
         dates = [(key, "build_date") for key in view.sites]  # each language's site
-        dated = [pairs.index(p) for p in dates if p in pairs]
+        if ids is not None:
+            dated = [ids[p] for p in dates if p in ids]
+        else:
+            dated = [pairs.index(p) for p in dates if p in pairs]
         related = []
         if patched:
             related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
+        # Related lists are compared keyword by keyword, each keyword's pages once.
+        same = RelatedLists(view.site.related_index.include_newer) if patched else None
         for i in chain(ours, dated, related):
             pair = pairs[i]
             now = known[pair] if pair in known else storable(value(pair))
-            if now != current[i]:  # an equal value keeps its object: not a change to save
+            if same is not None and pair[1] == "related":
+                if not same.unchanged(current[i], now):
+                    current[i] = now
+            elif now != current[i]:  # an equal value keeps its object: not a change to save
                 current[i] = now
         return current
     current = [  # each pair once: no memo (``current``) needed
