@@ -266,13 +266,20 @@ def _version(module: str, distribution: str) -> str:
     return metadata.version(distribution)
 
 
-def fingerprint(config: Any) -> str:
-    """What every cached render depends on besides its reads and templates."""
+@functools.cache  # the code and the libraries of a process do not change while it runs
+def _code_digest() -> bytes:
+    """matome's own code and the versions of the libraries it renders with."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).resolve().parent.parent.rglob("*.py")):
         digest.update(path.read_bytes())
     for module, distribution in RENDERING_PACKAGES.items():
         digest.update(f"{distribution}={_version(module, distribution)}\n".encode())
+    return digest.digest()
+
+
+def fingerprint(config: Any) -> str:
+    """What every cached render depends on besides its reads and templates."""
+    digest = hashlib.sha256(_code_digest())
     # Where the site is written changes no file's bytes: the cache serves any destination.
     digest.update(repr(dataclasses.replace(config, destination="")).encode())
     return digest.hexdigest()
