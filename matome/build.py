@@ -69,8 +69,7 @@ from .render import (
     template_error,
     theme_dir,
 )
-from .search import OUTPUT_DIR as SEARCH_DIR
-from .search import index_site, search_enabled
+from .search import article_pages, search_enabled, update_search
 from .site import Site, build_site
 from .snapshot import Snapshot
 
@@ -93,6 +92,7 @@ class BuildReport:
     kept_outputs: int = 0  # files the build cache showed would come out the same
     graph_kept: bool = False  # the last build's site graph, only article bodies changed
     edited: int = 0  # on a kept graph, the articles whose body changed
+    search_indexed: int = 0  # articles Pagefind indexed (0: it did not run)
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     warnings: list[SourceError] = field(default_factory=list)
@@ -181,6 +181,7 @@ def _build(
             kept_outputs=old.rendered_outputs + old.kept_outputs,
             cleaned=0,
             graph_kept=False,
+            search_indexed=0,
         )
         report.seconds = time.perf_counter() - started
         report.stages = {"check": report.seconds}
@@ -272,10 +273,9 @@ def _build(
     if errors:
         raise BuildFailed(_sorted_errors(errors))
 
-    # With a search index, Pagefind reads the whole new site, so the staging folder starts
-    # as hard links to the published one. Without, it holds only the files this build
-    # changes, which are moved into place one by one when every file is ready.
-    sparse = destination.is_dir() and not search_enabled(config.params)
+    # The staging folder holds only the files this build changes (the search index's
+    # too), moved into place one by one when every file is ready.
+    sparse = destination.is_dir()
     _STATE.empty_staging = not destination.is_dir()
     staging = _make_staging(destination, sparse)
     _STATE.staging = staging
@@ -337,12 +337,14 @@ def _build(
         clock.lap("thumbnails and cache index")
         if clean and not sparse:
             report.cleaned = _clean_stale(staging, written)
+        search = None
         if search_enabled(config.params):
-            search_files, search_errors = index_site(staging)
-            if search_errors:
-                raise BuildFailed(search_errors)
-            report.non_page_files += search_files
-            files.update(_stamps(staging, SEARCH_DIR))
+            pages = article_pages(site, fresh.content, with_thumbnails=delivered is outputs)
+            search = update_search(pages, staging, destination, source, workers)
+            report.search_indexed = search.indexed
+            report.non_page_files += len(search.written)
+            files.update(search.files)
+            written |= search.files.keys()
             clock.lap("search index")
         if sparse:
             _move_in(staging, destination)
@@ -350,6 +352,8 @@ def _build(
                 report.cleaned = _clean_stale(destination, written)
         else:
             _swap_in(staging, destination)
+        if search is not None:
+            search.publish(destination)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -429,16 +433,6 @@ def _kept_graph(
         return None
     edits = snapshot.body_edits(snap.site, changed)
     return None if edits is None else (snap, edits)
-
-
-def _stamps(root: Path, folder: str) -> dict[str, tuple[int, int]]:
-    found = {}
-    for dirpath, _, names in os.walk(root / folder):
-        for name in names:
-            stat = os.stat(os.path.join(dirpath, name))
-            rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
-            found[rel] = (stat.st_size, stat.st_mtime_ns)
-    return found
 
 
 class _Clock:

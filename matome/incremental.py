@@ -21,8 +21,8 @@ folder only when the whole rebuild succeeded, so a failed rebuild leaves the
 last good site served.
 
 The steps are ``build.py``'s (config → load → graph → content → thumbnails →
-plan → render), called one by one so each can be skipped or narrowed; Pagefind
-indexing is left to ``matome build``.
+plan → render), called one by one so each can be skipped or narrowed. The search
+index follows each rebuild in the background (``search/live.py``).
 """
 
 from __future__ import annotations
@@ -72,6 +72,8 @@ from .reads import (
     page_key,
 )
 from .render import make_environment, template_dirs, template_error, theme_dir
+from .search import article_pages, search_enabled
+from .search.live import LiveSearch
 from .site import Site, build_site
 from .snapshot import only_body_changed
 
@@ -270,6 +272,7 @@ class LiveSite:
         self._visited_lock = threading.Lock()
         self._settled = True  # see settle()
         self._changed_at = 0.0
+        self.search: LiveSearch | None = None  # the search index, if the site has one
 
     # --- entry points --------------------------------------------------------------
     def full(self) -> Outcome:
@@ -906,9 +909,18 @@ class LiveSite:
 
     def _finish(self, outcome: Outcome, started: float) -> Outcome:
         outcome.errors.sort(key=lambda e: (e.path, e.line, e.col))
+        if outcome.ok and outcome.kind in ("full", "graph", "reuse"):
+            self._index_search()
         outcome.seconds = time.perf_counter() - started
         self._settled, self._changed_at = False, time.monotonic()
         return outcome
+
+    def _index_search(self) -> None:
+        if not search_enabled(self.config.params):
+            return
+        if self.search is None:
+            self.search = LiveSearch(self.root, self.workers)
+        self.search.refresh(article_pages(self.site, self.entries))
 
 
 def _reuse(page: Page, entry: ContentEntry) -> None:
