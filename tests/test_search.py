@@ -246,6 +246,17 @@ def test_pagefind_failing_is_an_error_of_the_setting_and_publishes_nothing(site,
     assert "新しい言葉" not in (out / "posts/a1/index.html").read_text("utf-8")
 
 
+def test_a_site_without_articles_has_an_empty_index_and_a_search_box_that_works(browser, tmp_path):
+    site = tmp_path / "site"
+    (site / "content").mkdir(parents=True)
+    (site / "hugo.toml").write_text(CONFIG, encoding="utf-8")
+    (site / "content/_index.md").write_text("+++\ntitle = 'ホーム'\n+++\n", "utf-8")
+    out = tmp_path / "out"
+    assert run(site, out).search_indexed == 0
+    assert manifest(out)["bundles"] == []
+    assert search(browser, out, "記事") == []
+
+
 def test_each_cjk_character_is_a_word_and_punctuation_stays_with_the_one_before():
     assert tokens.split_cjk("ロック・ピッキング") == " ロ ッ ク・ ピ ッ キ ン グ "
     assert tokens.split_cjk("Rustで書いた「鍋」") == "Rust で 書 い た「 鍋」 "

@@ -61,6 +61,7 @@
         return response.json();
       }).then(function (manifest) {
         var options = { baseUrl: "/", exactDiacritics: true, excerptLength: 60 };
+        if (!manifest.bundles.length) return { pagefind: null, hidden: new Set() }; // no article
         return import(base + manifest.bundles[0] + "pagefind.js").then(function (pagefind) {
           return pagefind.options(options).then(function () {
             return pagefind.init();
@@ -140,7 +141,8 @@
         return;
       }
       load().then(function (found) {
-        return Promise.all(parts.map(function (part) { return found.pagefind.search(part); }))
+        var none = { results: [] };
+        return Promise.all(parts.map(function (part) { return found.pagefind ? found.pagefind.search(part) : none; }))
           .then(function (answers) {
             if (id !== asked) return;
             var results = answers[0].results.filter(function (hit) { return !found.hidden.has(hit.id); });
