@@ -206,6 +206,27 @@ def test_a_title_edit_makes_only_the_recent_bundle(site, tmp_path):
     ]
 
 
+def test_too_many_changes_make_again_only_the_bundles_that_hold_most_of_them(
+    site, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(bundles, "BUNDLE_PAGES", 2)
+    monkeypatch.setattr(bundles, "RECENT_PAGES", 2)
+    out = tmp_path / "out"
+    run(site, out)
+    first, second = manifest(out)["bundles"]  # [a1, a2], [a3, a4]
+    for name, title, day in (("a1", "鍋", 1), ("a2", "鳥", 2), ("a3", "星", 3)):
+        write_article(site, name, title, day, f"{title}の新しい話。")
+    report = run(site, out)
+    # Three changes: the first bundle (two of them) is made again, the third goes to a
+    # recent bundle and the second bundle's old copy of it is hidden.
+    assert report.search_indexed == 3
+    bundles_now = manifest(out)["bundles"]
+    assert len(bundles_now) == 3 and bundles_now[1] == second and first not in bundles_now
+    state = json.loads((site / ".matome-cache/search/state.json").read_text())
+    assert list(state["recent"]["pages"]) == ["/posts/a3/"]
+    assert manifest(out)["hidden"] == [state["bundles"][1]["fragments"]["/posts/a3/"]]
+
+
 def test_a_failed_build_leaves_the_published_index_and_its_state_as_they_were(site, tmp_path):
     out = tmp_path / "out"
     run(site, out)

@@ -169,25 +169,38 @@ def _plan(
             return _Plan(bundles, None)
         bundle = Bundle(_new_name())
         return _Plan(bundles, bundle, [(bundle, sorted(pending, key=_order))])
-    # Too many changes for the recent bundle: the large bundles that hold them are made
-    # again, a new article joining the last one while it has room.
-    homed = {url for b in bundles for url in b.pages}
+    # Too many changes for the recent bundle: the large bundles that hold most of them are
+    # made again (down to half of RECENT_PAGES left, so that the next builds do not come
+    # back here at once). A new article joins the last bundle while it has room.
+    homes = {url: i for i, b in enumerate(bundles) for url in b.pages}
     parts = [[current[url] for url in b.pages if url in current] for b in bundles]
-    dirty = [not all(same(b, url) for url in b.pages) for b in bundles]
-    for page in sorted((p for p in pending if p.url not in homed), key=_order):
+    changes = [sum(1 for url in b.pages if not same(b, url)) for b in bundles]
+    for page in sorted((p for p in pending if p.url not in homes), key=_order):
         if len(parts[-1]) >= BUNDLE_PAGES:
             parts.append([])
-            dirty.append(True)
+            changes.append(0)
         parts[-1].append(page)
-        dirty[-1] = True
+        changes[-1] += 1
+    left = len(pending) + gone
+    redo = set()
+    for i in sorted(range(len(parts)), key=lambda i: -changes[i]):
+        if left <= RECENT_PAGES // 2 or not changes[i]:
+            break
+        redo.add(i)
+        left -= changes[i]
     plan = _Plan([], None)
     for i, part in enumerate(parts):
-        if not dirty[i]:
+        if i < len(bundles) and i not in redo:
             plan.bundles.append(bundles[i])
-        elif part:  # (a bundle whose every article is gone is dropped)
+        elif i in redo and part:  # (a bundle whose every article is gone is dropped)
             bundle = Bundle(_new_name())
             plan.bundles.append(bundle)
             plan.todo.append((bundle, sorted(part, key=_order)))
+    absorbed = {page.url for i in redo for page in parts[i]}
+    rest = sorted((page for page in pending if page.url not in absorbed), key=_order)
+    if rest:
+        plan.recent = Bundle(_new_name())
+        plan.todo.append((plan.recent, rest))
     return plan
 
 
