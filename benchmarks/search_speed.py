@@ -110,8 +110,8 @@ class _Counting(http.server.SimpleHTTPRequestHandler):
         destination.write(data)
 
 
-# Resolves when the results (or the message that there are none) are shown.
-_SHOWN = """(word) => new Promise(done => {
+# A promise, kept by the page, of when the results (or that there are none) are shown.
+_SHOWN = """(word) => { window.searchShown = new Promise(done => {
     const dialog = document.getElementById('search-dialog');
     const list = dialog.querySelector('.search-results');
     const status = dialog.querySelector('.search-status');
@@ -122,7 +122,7 @@ _SHOWN = """(word) => new Promise(done => {
             done(performance.now());
         }
     }).observe(dialog, {subtree: true, childList: true, characterData: true});
-})"""
+}); }"""
 
 
 def _wait_for(condition, seconds: float = 60) -> None:
@@ -166,10 +166,10 @@ def query_in_chromium(public: Path, words: list[tuple[str, str]]) -> list[dict]:
                 page.wait_for_load_state("networkidle")
                 opened = sum(n for _, n in httpd.sent)
                 httpd.sent.clear()
-                shown = page.evaluate_handle(_SHOWN, word)
+                page.evaluate(_SHOWN, word)
                 start = page.evaluate("performance.now()")
                 page.keyboard.insert_text(word)
-                end = page.evaluate("(p) => p", shown)
+                end = page.evaluate("window.searchShown")
                 page.wait_for_load_state("networkidle")
                 links = page.locator(".search-result-link").evaluate_all(
                     "a => a.map(x => x.getAttribute('href'))"

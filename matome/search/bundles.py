@@ -8,9 +8,11 @@ few articles, and the large bundle's copy of it is hidden; a deleted article is
 hidden the same way. Once the changes outgrow ``RECENT_PAGES`` articles, the large
 bundles that hold them are made again and the recent bundle goes away.
 
-A large bundle holds ``BUNDLE_PAGES`` articles at most, in date order: Pagefind holds
-a whole index in memory while it writes it, and the browser fetches a part of every
-bundle for every query, so a few large bundles fetch less than many small ones.
+A large bundle holds ``BUNDLE_PAGES`` articles at most, in date order. For each
+character of a query the browser fetches a part of every bundle (one Pagefind chunk,
+some 20,000 word positions, even for a rare character), so a few large bundles fetch
+less than many small ones; but Pagefind holds a whole bundle in memory while it writes
+it (over a megabyte an article), so one process at a time writes.
 A build whose articles are all as the bundles have them (``state.py``) runs no
 Pagefind and writes nothing.
 """
@@ -36,7 +38,7 @@ from .state import Bundle, SearchState, fingerprint, load_state, save_state, tex
 
 OUTPUT_DIR = "pagefind"
 MANIFEST = "matome-search.json"
-BUNDLE_PAGES = 384
+BUNDLE_PAGES = 640
 RECENT_PAGES = 16
 # Pagefind writes its own search UIs into every bundle; the theme's search box uses
 # its JavaScript API (pagefind.js) only.
@@ -268,27 +270,31 @@ def _build(
     todo: list[tuple[Bundle, list[SearchPage]]], target: Path, prints: _Fingerprints, workers: int
 ) -> None:
     """Make the bundles of ``todo``, the largest first, on up to ``workers`` Pagefind
-    processes at once; raise the first failure once every process has stopped."""
+    processes at once (one writing while the others index); raise the first failure
+    once every process has stopped."""
     if not todo:
         return
     queue = sorted(todo, key=lambda item: -len(item[1]))
     lock = threading.Lock()
+    writing = threading.Lock()
     failed = threading.Event()
 
     def work() -> None:
-        service = PagefindService()
-        try:
-            while not failed.is_set():
-                with lock:
-                    if not queue:
-                        return
-                    bundle, part = queue.pop(0)
-                _make_bundle(service, bundle, part, target / bundle.name, prints)
-        except BaseException:
-            failed.set()
-            raise
-        finally:
-            service.close()
+        while not failed.is_set():
+            with lock:
+                if not queue:
+                    return
+                bundle, part = queue.pop(0)
+            try:
+                # A process per bundle: one that has written a bundle keeps its memory.
+                service = PagefindService()
+                try:
+                    _make_bundle(service, bundle, part, target / bundle.name, prints, writing)
+                finally:
+                    service.close()
+            except BaseException:
+                failed.set()
+                raise
 
     count = max(1, min(workers, len(queue)))
     with ThreadPoolExecutor(count, thread_name_prefix="pagefind") as pool:
@@ -303,6 +309,7 @@ def _make_bundle(
     pages: list[SearchPage],
     folder: Path,
     prints: _Fingerprints,
+    writing: threading.Lock,
 ) -> None:
     index = service.call({"type": "NewIndex", "config": {}}, "NewIndex")["index_id"]
     for page in pages:
@@ -325,8 +332,9 @@ def _make_bundle(
         service.receive("IndexedFile")
     folder.parent.mkdir(parents=True, exist_ok=True)
     write = {"type": "WriteFiles", "index_id": index, "output_path": str(folder)}
-    service.call(write, "WriteFiles")
-    service.call({"type": "DeleteIndex", "index_id": index}, "DeleteIndex")
+    with writing:
+        service.call(write, "WriteFiles")
+        service.call({"type": "DeleteIndex", "index_id": index}, "DeleteIndex")
     for name in UNUSED_FILES:
         (folder / name).unlink(missing_ok=True)
     bundle.fragments = _fragment_ids(folder / "fragment")
