@@ -73,7 +73,6 @@ from .reads import (
 )
 from .render import make_environment, template_dirs, template_error, theme_dir
 from .search import article_pages, search_enabled
-from .search.live import LiveSearch
 from .site import Site, build_site
 from .snapshot import only_body_changed
 
@@ -272,7 +271,7 @@ class LiveSite:
         self._visited_lock = threading.Lock()
         self._settled = True  # see settle()
         self._changed_at = 0.0
-        self.search: LiveSearch | None = None  # the search index, if the site has one
+        self.search = None  # the search index (search.live.LiveSearch), if the site has one
 
     # --- entry points --------------------------------------------------------------
     def full(self) -> Outcome:
@@ -919,6 +918,8 @@ class LiveSite:
         if not search_enabled(self.config.params):
             return
         if self.search is None:
+            from .search.live import LiveSearch
+
             self.search = LiveSearch(self.root, self.workers)
         self.search.refresh(article_pages(self.site, self.entries))
 

@@ -6,26 +6,21 @@ no longer uses once the staging folder is in place. The text is what matome alre
 has for each article (``page.plain``: the body with its comments), never the HTML.
 The search box (``static/js/matome.js``) merges the bundles with Pagefind's own
 JavaScript API.
+
+The modules that do the work are imported when a build indexes: a site without search
+loads none of them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..buildcache import CACHE_DIR
 from ..errors import BuildFailed, SourceError
-from .bundles import OUTPUT_DIR, SearchPage, SearchUpdate, update_index
-from .pages import article_pages
-from .service import PagefindError
 
-__all__ = [
-    "OUTPUT_DIR",
-    "SearchPage",
-    "SearchUpdate",
-    "article_pages",
-    "search_enabled",
-    "update_search",
-]
+if TYPE_CHECKING:
+    from ..buildcache import ContentEntry
+    from .bundles import SearchPage, SearchUpdate
 
 
 def search_enabled(params: dict) -> bool:
@@ -33,11 +28,24 @@ def search_enabled(params: dict) -> bool:
     return value is True or str(value).lower() == "true"
 
 
+def article_pages(
+    site, entries: dict[str, ContentEntry], with_thumbnails: bool = True
+) -> list[SearchPage]:
+    """Every article of ``site`` as the index sees it (see ``pages.article_pages``)."""
+    from .pages import article_pages as pages_of
+
+    return pages_of(site, entries, with_thumbnails)
+
+
 def update_search(
     pages: list[SearchPage], staging: Path, published: Path, source: Path, workers: int
 ) -> SearchUpdate:
     """Index what changed into ``staging/pagefind``; raise BuildFailed if Pagefind fails
     (the staging folder is then discarded, the published index stays as it was)."""
+    from ..buildcache import CACHE_DIR
+    from .bundles import update_index
+    from .service import PagefindError
+
     try:
         return update_index(pages, staging, published, source / CACHE_DIR / "search", workers)
     except PagefindError as e:
