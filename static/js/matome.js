@@ -163,7 +163,10 @@
     searchInput.addEventListener("input", function (event) {
       if (event.isComposing) return; // the word being converted: searched once it is chosen
       clearTimeout(timer);
-      timer = setTimeout(function () { search(searchInput.value); }, 50);
+      // Typed letter by letter, the search waits for a pause; a word pasted or chosen at
+      // once is searched at once.
+      var typed = !event.data || event.data.length < 2;
+      timer = setTimeout(function () { search(searchInput.value); }, typed ? 50 : 0);
     });
     searchInput.addEventListener("compositionend", function () { search(searchInput.value); });
     // Esc closes the dialog, as its button says (in a search field it would only clear it).
