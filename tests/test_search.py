@@ -278,6 +278,21 @@ def test_a_site_without_articles_has_an_empty_index_and_a_search_box_that_works(
     assert search(browser, out, "記事") == []
 
 
+def test_pagefind_answers_a_record_with_a_character_utf8_cannot_hold():
+    """Pagefind drops a request it cannot read, without an answer: one that waited for it
+    would wait for ever."""
+    from matome.search.service import PagefindService
+
+    service = PagefindService()
+    try:
+        index = service.call({"type": "NewIndex", "config": {}}, "NewIndex")["index_id"]
+        record = {"index_id": index, "url": "/x/", "language": "unknown", "meta": {}}
+        service.send({"type": "AddRecord", "content": "壊れた\udc80文字", **record})
+        assert service.receive("IndexedFile")["page_url"] == "/x/"
+    finally:
+        service.close()
+
+
 def test_each_cjk_character_is_a_word_and_punctuation_stays_with_the_one_before():
     assert tokens.split_cjk("ロック・ピッキング") == " ロ ッ ク・ ピ ッ キ ン グ "
     assert tokens.split_cjk("Rustで書いた「鍋」") == "Rust で 書 い た「 鍋」 "

@@ -6,13 +6,13 @@ fragment id, the results the search box hides. A published bundle never changes:
 an edited or new article goes into the small *recent* bundle, made again from its
 few articles, and the large bundle's copy of it is hidden; a deleted article is
 hidden the same way. Once the changes outgrow ``RECENT_PAGES`` articles, the large
-bundles that hold them are made again and the recent bundle goes away.
+bundles that hold most of them are made again (the others stay in the recent bundle).
 
 A large bundle holds ``BUNDLE_PAGES`` articles at most, in date order. For each
 character of a query the browser fetches a part of every bundle (one Pagefind chunk,
 some 20,000 word positions, even for a rare character), so a few large bundles fetch
 less than many small ones; but Pagefind holds a whole bundle in memory while it writes
-it (over a megabyte an article), so one process at a time writes.
+it, its largest need by far, so one process at a time writes.
 A build whose articles are all as the bundles have them (``state.py``) runs no
 Pagefind and writes nothing.
 """

@@ -25,39 +25,36 @@ class LiveSearch:
         self.workers = workers
         self.wanted: list[SearchPage] | None = None
         self.busy = False
-        self.done = threading.Condition()
+        self.lock = threading.Lock()
 
     def refresh(self, pages: list[SearchPage]) -> None:
-        with self.done:
+        with self.lock:
             self.wanted = pages
             if not self.busy:
                 self.busy = True
                 threading.Thread(target=self._run, name="search index", daemon=True).start()
 
-    def wait(self) -> None:
-        """Until the index is as the last ``refresh`` asked (tests, benchmarks)."""
-        with self.done:
-            self.done.wait_for(lambda: not self.busy)
-
     def _run(self) -> None:
         while True:
-            with self.done:
+            with self.lock:
                 pages, self.wanted = self.wanted, None
                 if pages is None:
                     self.busy = False
-                    self.done.notify_all()
                     return
-            staging = Path(tempfile.mkdtemp(prefix="search-staging-", dir=self.work))
+            staging = None
             try:
+                staging = Path(tempfile.mkdtemp(prefix="search-staging-", dir=self.work))
                 update = update_index(
                     pages, staging, self.root, self.work / "search-state", self.workers
                 )
                 _move_into(staging, self.root)
                 update.publish(self.root)
-            except PagefindError as e:
+            # (OSError: the served folder is gone, serve is stopping, or the disk is full.)
+            except (PagefindError, OSError) as e:
                 print(f"params.enableSearch:0:0: error: {e}", file=sys.stderr, flush=True)
             finally:
-                shutil.rmtree(staging, ignore_errors=True)
+                if staging is not None:
+                    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _move_into(staging: Path, root: Path) -> None:

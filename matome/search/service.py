@@ -3,9 +3,9 @@
 The service is what Pagefind's own Python and Node APIs drive: requests and answers
 are JSON, base64-encoded, each ended by a comma, on the process's stdin and stdout.
 Its Python API (``pagefind.index``) waits a tenth of a second before reading each
-answer, which would add minutes for the real blog's 1,900 records; here the records
-are written in one go and the answers read as they come. The service indexes one
-request at a time: a build runs one process per core for the bundles it makes.
+answer, one per article; here the records are written in one go and the answers read
+as they come. The service indexes one request at a time: a build runs a process per
+bundle, up to one per core.
 """
 
 from __future__ import annotations
@@ -50,7 +50,10 @@ class PagefindService:
     def send(self, payload: dict) -> None:
         """Queue a request; its answer comes, in order, from ``receive``."""
         self._sent += 1
-        message = json.dumps({"message_id": self._sent, "payload": payload}).encode()
+        # A character UTF-8 cannot hold (a lone surrogate) becomes "?": Pagefind drops a
+        # request it cannot read without an answer, and its answer would never come.
+        request = {"message_id": self._sent, "payload": payload}
+        message = json.dumps(request, ensure_ascii=False).encode("utf-8", "replace")
         try:
             self._process.stdin.write(base64.b64encode(message) + b",")
         except OSError:
