@@ -230,12 +230,17 @@ class _Fingerprints:
         self.pages = {page.url: page for page in pages}
         self.known = known
         self.texts: dict[str, list[str]] = {}  # url -> [version, digest], for the new state
+        self.prints: dict[str, str] = {}
         self.lock = threading.Lock()
 
     def of(self, page: SearchPage, text: str | None = None) -> str:
         """``text``: the page's text, if the caller has read it already."""
-        digest = self._digest(page, text)
-        return fingerprint(page.url, page.title, page.language, page.thumbnail, digest)
+        found = self.prints.get(page.url)
+        if found is None:
+            digest = self._digest(page, text)
+            found = fingerprint(page.url, page.title, page.language, page.thumbnail, digest)
+            self.prints[page.url] = found
+        return found
 
     def current(self, url: str) -> str | None:
         """The fingerprint of the article at ``url`` now; None if there is none."""
@@ -258,9 +263,9 @@ class _Fingerprints:
 
 def _intact(bundle: Bundle, published: Path) -> bool:
     """Whether every file of ``bundle`` is published as it was written."""
-    folder = published / OUTPUT_DIR / bundle.name
+    folder = f"{published}{os.sep}{OUTPUT_DIR}{os.sep}{bundle.name}{os.sep}"
     try:
-        return all(os.stat(folder / rel).st_size == size for rel, (size, _) in bundle.files.items())
+        return all(os.stat(folder + rel).st_size == size for rel, (size, _) in bundle.files.items())
     except OSError:
         return False
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import importlib.util
 import json
+import os
+import shutil
 import subprocess
 import tempfile
 
@@ -21,13 +24,30 @@ class PagefindError(Exception):
     """Pagefind could not be started, failed, or answered with an error."""
 
 
+def pagefind_binary() -> str | None:
+    """The binary Pagefind's own wrappers run: ``PAGEFIND_BINARY_PATH``, else the one in
+    the ``pagefind_bin_extended`` (or ``pagefind_bin``) package, else one on the PATH.
+    Found here rather than with ``pagefind.service.get_executable``, whose module imports
+    asyncio (and ssl) first: a tenth of a second of every build that indexes."""
+    found = os.environ.get("PAGEFIND_BINARY_PATH")
+    if found:
+        return found
+    for package, names in (
+        ("pagefind_bin_extended", ("pagefind_extended", "pagefind")),
+        ("pagefind_bin", ("pagefind",)),
+    ):
+        spec = importlib.util.find_spec(package)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            for name in names:
+                for suffix in ("", ".exe"):
+                    if os.path.isfile(path := os.path.join(folder, name + suffix)):
+                        return path
+    return shutil.which("pagefind_extended") or shutil.which("pagefind")
+
+
 class PagefindService:
     def __init__(self) -> None:
-        try:
-            from pagefind.service import get_executable
-        except ImportError:
-            raise PagefindError(_NOT_INSTALLED) from None
-        binary = get_executable()
+        binary = pagefind_binary()
         if binary is None:
             raise PagefindError(_NOT_INSTALLED)
         # What it prints besides answers (warnings, a panic) goes to a file, for the
@@ -36,7 +56,7 @@ class PagefindService:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
         try:
             self._process = subprocess.Popen(
-                [str(binary), "--service"],
+                [binary, "--service"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self._stderr,
