@@ -115,11 +115,10 @@ def _pss(pid: int) -> int:
     return 0
 
 
-def measure(command: list[str], cwd: Path | None = None) -> Run:
+def measure(command: list[str], cwd: Path | None = None, stdout=subprocess.DEVNULL) -> Run:
+    """``stdout``: where the command's output goes (a file to read it from)."""
     started = time.perf_counter()
-    proc = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
+    proc = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, text=True)
     peak = 0
     done = threading.Event()
 

@@ -220,6 +220,8 @@ def print_summary(report: BuildReport, stages: bool = False) -> None:
             f"Rendered {report.rendered_content} page bodies and {report.rendered_outputs} files;"
             f" from the build cache {report.cached_content} bodies, {report.kept_outputs} files"
         )
+    if report.search_indexed:
+        print(f"Search index: Pagefind indexed {report.search_indexed} articles")
     if report.graph_kept and report.edited:
         print(f"Only article bodies changed ({report.edited}): the site graph was the last build's")
     elif report.graph_kept:  # the destination differs from what the last build published

@@ -1,4 +1,4 @@
-"""The examples of docs/templates.md run as written: each Jinja block is rendered by a
+"""The examples of docs/content/templates.md run as written: each Jinja block is rendered by a
 strict build (no undefined name) of a small site with the files the examples name."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from cli import matome
 from PIL import Image
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "templates.md"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "content" / "templates.md"
 BLOCKS = re.findall(r"```jinja\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
 
 

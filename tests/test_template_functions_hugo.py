@@ -1,4 +1,4 @@
-"""Hugo's template functions in matome's Jinja spelling (docs/templates.md), each printed
+"""Hugo's template functions in matome's Jinja spelling (docs/content/templates.md), each printed
 by the real ``hugo`` and by matome on the same content and compared: the functions
 matome provides (``where``, ``group_by_date``, ``uniq``, ``union``, ``intersect``,
 ``delimit``, ``printf``, ``replace_re``, ``find_re``, ``math``, ``time``, ``hugo``) and

@@ -86,8 +86,8 @@ class _Page(HTMLParser):
             self.urls.append(a["content"])
         if tag == "meta" and a.get("http-equiv", "").lower() == "refresh":
             self.urls.append(a["content"].split("url=", 1)[-1])
-        if a.get("data-bundle"):
-            self.urls.append(a["data-bundle"] + "pagefind-ui.js")
+        if a.get("data-index"):
+            self.urls.append(a["data-index"])
 
 
 def _internal(url: str, page_url: str, base: str) -> str | None:

@@ -1,4 +1,5 @@
-"""The default theme's generated files: thumbnails (matome/images.py) and the search index (matome/search.py)."""
+"""The default theme's generated files: thumbnails (matome/images.py). The search index has
+tests/test_search.py."""
 
 from __future__ import annotations
 
@@ -256,25 +257,6 @@ def test_the_site_graph_decides_the_thumbnails_when_the_loads_guess_was_wrong(si
     assert "thumbnails/" not in (out / "quiet/q1/index.html").read_text()
     made = {p.name.split("_")[0] for p in (site / "resources/_gen/images/matome").iterdir()}
     assert "hidden" in made  # the guess: encoded early, and left unpublished
-
-
-def test_search_index_is_written_only_when_enabled_and_kept_when_nothing_changed(site, tmp_path):
-    out = tmp_path / "out"
-    matome_build(site, out)
-    assert not (out / "pagefind").exists()
-    config = site / "hugo.toml"
-    config.write_text(config.read_text().replace("enableSearch = false", "enableSearch = true"))
-    matome_build(site, out)
-    entry = out / "pagefind/pagefind-entry.json"
-    assert '"ja"' in entry.read_text()
-    # Comments are what readers search: the article is marked for Pagefind, with its comments.
-    assert "data-pagefind-body" in (out / "posts/p0/index.html").read_text()
-    mtime = entry.stat().st_mtime_ns
-    matome_build(site, out)
-    assert entry.stat().st_mtime_ns == mtime, "an unchanged site was indexed again"
-    write(site / "content/posts/p9.md", "+++\ntitle = 'P9'\n+++\n新しい記事\n")
-    matome_build(site, out)
-    assert entry.stat().st_mtime_ns != mtime
 
 
 def test_thumbnails_follow_hugos_resample_filter_setting(site, tmp_path):

@@ -177,7 +177,7 @@ def demo_public(tmp_path_factory) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     with _exclusive(root / ".lock"):
         out = root / "public"
-        if not (out / "pagefind" / "pagefind.js").is_file():
+        if not (out / "pagefind" / "matome-search.json").is_file():
             matome_build(REPO, out)
     return out
 
@@ -189,7 +189,7 @@ def generated(tmp_path_factory) -> tuple[Path, Path]:
     root.mkdir(parents=True, exist_ok=True)
     with _exclusive(root / ".lock"):
         site, out = root / "site", root / "public"
-        if not (out / "pagefind" / "pagefind.js").is_file():
+        if not (out / "pagefind" / "matome-search.json").is_file():
             shutil.rmtree(site, ignore_errors=True)
             make_generated_site(site)
             matome_build(site, out)

@@ -5,7 +5,7 @@ through ``cascade``.
   file, but a URL, for a page listed elsewhere).
 - ``list``: ``always``; ``never`` (in no list: not its section's, not the site's, no
   taxonomy's); ``local`` (in its section's lists only, not in ``site.regular_pages``).
-- ``publishResources``: whether its bundle's files are copied (see docs/content.md).
+- ``publishResources``: whether its bundle's files are copied (see docs/content/content.md).
 
 ``headless = true`` is ``render = "never"`` and ``list = "never"``. A page that is never
 rendered is in no taxonomy either, as in Hugo.

@@ -62,8 +62,7 @@ from ..render.plan import Output, plan_outputs
 from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
 from ..render.undefined import UndefinedName, fail_on_undefined
-from ..search import OUTPUT_DIR as SEARCH_DIR
-from ..search import index_site, search_enabled
+from ..search import article_pages, search_enabled, update_search
 from . import context
 from .bodies import render_bodies
 from .changes import Changes, detect_changes, nothing_changed
@@ -215,10 +214,9 @@ def _run(
 
     destination = changes.destination
     search = options.search and search_enabled(config.params)
-    # With a search index, Pagefind reads the whole new site, so the staging folder starts
-    # as hard links to the published one. Without, it holds only the files this run
-    # changes, which are moved into place one by one when every file is ready.
-    sparse = destination.is_dir() and not search
+    # The staging folder holds only the files this run changes (the search index's too),
+    # moved into place one by one when every file is ready.
+    sparse = destination.is_dir()
     run.empty_staging = not destination.is_dir()
     staging = make_staging(destination, sparse)
     run.staging = staging
@@ -314,12 +312,14 @@ def _run(
         clock.lap("thumbnails and cache index")
         if options.clean and not sparse:
             report.cleaned = clean_stale(staging, written)
+        index = None
         if search:
-            search_files, search_errors = index_site(staging)
-            if search_errors:
-                raise BuildFailed(search_errors)
-            report.non_page_files += search_files
-            files.update(_stamps(staging, SEARCH_DIR))
+            pages = article_pages(site, fresh.content, store.folder, delivered is outputs)
+            index = update_search(pages, staging, destination, store.folder, workers)
+            report.search_indexed = index.indexed
+            report.non_page_files += len(index.written)
+            files.update(index.files)
+            written |= index.files.keys()
             clock.lap("search index")
         if sparse:
             move_in(staging, destination)
@@ -327,6 +327,8 @@ def _run(
                 report.cleaned = clean_stale(destination, written)
         else:
             swap_in(staging, destination)
+        if index is not None:
+            index.publish(destination)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -466,16 +468,6 @@ def _remove(destination: Path, paths: set[str]) -> list[str]:
     for path in paths:
         (destination / path).unlink(missing_ok=True)
     return sorted(paths)
-
-
-def _stamps(root: Path, folder: str) -> dict[str, tuple[int, int]]:
-    found = {}
-    for dirpath, _, names in os.walk(root / folder):
-        for name in names:
-            stat = os.stat(os.path.join(dirpath, name))
-            rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
-            found[rel] = (stat.st_size, stat.st_mtime_ns)
-    return found
 
 
 class _Clock:

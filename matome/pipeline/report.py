@@ -23,6 +23,7 @@ class BuildReport:
     kept_outputs: int = 0  # files the build cache showed would come out the same
     graph_kept: bool = False  # the last run's site graph, only article bodies changed
     edited: int = 0  # on a kept graph, the articles whose body changed
+    search_indexed: int = 0  # articles Pagefind indexed (0: it did not run)
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     warnings: list[SourceError] = field(default_factory=list)

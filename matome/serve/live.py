@@ -38,6 +38,7 @@ from ..pipeline.state import MemoryStore
 from ..progress import Progress
 from ..render.environment import theme_dir
 from ..render.plan import Output
+from ..search import article_pages, search_enabled
 
 # More template renders than this in one run: render what the browser shows now, the
 # rest when it is asked for (Hugo's fast render mode).
@@ -147,6 +148,7 @@ class LiveSite:
         self._visited_lock = threading.Lock()
         self._settled = True  # see settle()
         self._changed_at = 0.0
+        self.search = None  # the search index (search.live.LiveSearch), if the site has one
 
     @property
     def site(self) -> Site | None:
@@ -290,9 +292,24 @@ class LiveSite:
         if self.config is not None:
             self.paths = site_paths(self.source, self.config)
         outcome = self._outcome(report, had_state)
+        if outcome.kind != "none":
+            self._index_search()
         outcome.seconds = time.perf_counter() - started
         self._touched()
         return outcome
+
+    def _index_search(self) -> None:
+        """The search index follows each run in the background: the page is shown at once,
+        its search results a moment later."""
+        run_context = self.store.context
+        if run_context is None or not search_enabled(run_context.site.config.params):
+            return
+        if self.search is None:
+            from ..search.live import LiveSearch
+
+            self.search = LiveSearch(self.root, self.store.folder / "search", self.workers)
+        entries = self.store.index.content if self.store.index is not None else {}
+        self.search.refresh(article_pages(run_context.site, entries, self.store.folder))
 
     def _outcome(self, report: BuildReport, had_state: bool) -> Outcome:
         checked = report.stages.keys() == {"check"}

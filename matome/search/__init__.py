@@ -1,0 +1,52 @@
+"""Search without a server: Pagefind indexes every article's text into ``pagefind/``.
+
+``update_search`` makes, in a build's staging folder, only the Pagefind bundles whose
+articles changed (``bundles.py``); ``SearchUpdate.publish`` removes what the new index
+no longer uses once the staging folder is in place. The text is what matome already
+has for each article (``page.plain``: the body with its comments), never the HTML.
+The search box (``static/js/matome.js``) merges the bundles with Pagefind's own
+JavaScript API.
+
+The modules that do the work are imported when a build indexes: a site without search
+loads none of them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import BuildFailed, SourceError
+
+if TYPE_CHECKING:
+    from ..incremental.buildcache import ContentEntry
+    from .bundles import SearchPage, SearchUpdate
+
+
+def search_enabled(params: dict) -> bool:
+    value = next((v for k, v in params.items() if str(k).lower() == "enablesearch"), False)
+    return value is True or str(value).lower() == "true"
+
+
+def article_pages(
+    site, entries: dict[str, ContentEntry], cache: Path, with_thumbnails: bool = True
+) -> list[SearchPage]:
+    """Every article of ``site`` as the index sees it (see ``pages.article_pages``)."""
+    from .pages import article_pages as pages_of
+
+    return pages_of(site, entries, cache, with_thumbnails)
+
+
+def update_search(
+    pages: list[SearchPage], staging: Path, published: Path, cache: Path, workers: int
+) -> SearchUpdate:
+    """Index what changed into ``staging/pagefind``, keeping the index's state in the build
+    cache folder ``cache``; raise BuildFailed if Pagefind fails (the staging folder is then
+    discarded, the published index stays as it was)."""
+    from .bundles import update_index
+    from .service import PagefindError
+
+    try:
+        return update_index(pages, staging, published, cache / "search", workers)
+    except PagefindError as e:
+        raise BuildFailed([SourceError("params.enableSearch", 0, 0, str(e))]) from None

@@ -1,0 +1,343 @@
+"""The search index (matome/search/): Pagefind bundles made from the articles' text, only
+the changed ones made again, and the theme's search box finding what the articles say now.
+
+Real Pagefind (the binary of the ``pagefind`` package), real builds, and Debian's Chromium
+driven by Playwright for what readers see.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from matome.build import build
+from matome.config import Flags
+from matome.errors import BuildFailed
+from matome.search import bundles, tokens
+
+try:  # tests/ as a package or as a plain directory on sys.path
+    from tests.theme_site import REPO, StaticServer, launch_chromium
+except ImportError:
+    from theme_site import REPO, StaticServer, launch_chromium
+
+CONFIG = """baseURL = "https://example.org/"
+title = "検索のテスト"
+languageCode = "ja"
+defaultContentLanguage = "ja"
+[params]
+  enableSearch = true
+"""
+
+
+def write_article(site: Path, name: str, title: str, day: int, *comments: str) -> Path:
+    path = site / "content" / "posts" / name / "index.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    quotes = "".join(
+        f'{{{{<matomeQuote body="{c}" userName="user{i}" createdAt="2025/01/{day:02d} 10:00:00" color="">}}}}\n\n'
+        for i, c in enumerate(comments)
+    )
+    path.write_text(
+        f"+++\ntitle = '{title}'\ndate = 2025-01-{day:02d}T09:00:00\n+++\n\n{quotes}", "utf-8"
+    )
+    return path
+
+
+@pytest.fixture
+def site(tmp_path) -> Path:
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / "hugo.toml").write_text(CONFIG, encoding="utf-8")
+    write_article(
+        root, "a1", "鍋の記事", 1, "週末は量子もつれ鍋を囲みたいね。", "いいね、参加する。"
+    )
+    write_article(root, "a2", "鳥の記事", 2, "ペンギン奉行が仕切る会議だった。")
+    write_article(root, "a3", "星の記事", 3, "ロック・ピッキングは趣味です。")
+    write_article(root, "a4", "海の記事", 4, "Rustで書いたクジラの話。")
+    return root
+
+
+def run(site: Path, out: Path):
+    return build(site, Flags(destination=str(out)), jobs=1)
+
+
+def published(out: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file of the published index: its bytes and modification time."""
+    return {
+        p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted((out / "pagefind").rglob("*"))
+        if p.is_file()
+    }
+
+
+def manifest(out: Path) -> dict:
+    return json.loads((out / "pagefind" / "matome-search.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        yield chromium
+        chromium.close()
+
+
+def search(browser, out: Path, query: str) -> list[str]:
+    """The links the theme's search box lists for ``query`` on the site built in ``out``."""
+    with StaticServer(out) as server:
+        return search_at(browser, server.url, query)
+
+
+def search_at(browser, url: str, query: str) -> list[str]:
+    """The same on the site served at ``url`` (a fresh browser cache each time)."""
+    context = browser.new_context()
+    problems: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(url + "/")
+        page.click("[data-search-open]")
+        page.locator(".search-input").fill(query)
+        page.wait_for_function(
+            "() => document.querySelector('.search-result')"
+            " || /見つかりませんでした/.test(document.querySelector('.search-status').textContent)"
+        )
+        links = page.locator(".search-result-link").evaluate_all(
+            "a => a.map(x => x.getAttribute('href'))"
+        )
+        excerpts = page.locator(".search-result-excerpt").all_inner_texts()
+    finally:
+        context.close()
+    assert not problems, problems
+    # The excerpt shows the words found, without the spaces the index put between characters.
+    for excerpt in excerpts:
+        assert query.replace("・", "") in excerpt.replace("・", ""), excerpt
+    return links
+
+
+@pytest.mark.parametrize("layout", ["one bundle and recent changes", "small bundles only"])
+def test_search_finds_what_articles_say_after_edits_additions_and_deletions(
+    browser, site, tmp_path, monkeypatch, layout
+):
+    if layout == "small bundles only":  # every change makes the large bundles again
+        monkeypatch.setattr(bundles, "BUNDLE_PAGES", 2)
+        monkeypatch.setattr(bundles, "RECENT_PAGES", 0)
+    out = tmp_path / "out"
+    report = run(site, out)
+    assert report.search_indexed == 4
+    assert search(browser, out, "量子もつれ鍋") == ["/posts/a1/"]
+    # Any substring of the text, across word boundaries and punctuation.
+    assert search(browser, out, "子もつれ") == ["/posts/a1/"]
+    assert search(browser, out, "ロックピッキング") == ["/posts/a3/"]
+    assert search(browser, out, "クジラ") == ["/posts/a4/"]
+    assert search(browser, out, "Rust") == ["/posts/a4/"]
+
+    write_article(site, "a1", "鍋の記事", 1, "週末は宇宙うどんを囲みたいね。", "いいね、参加する。")
+    report = run(site, out)
+    assert report.search_indexed >= 1
+    assert search(browser, out, "宇宙うどん") == ["/posts/a1/"]
+    assert search(browser, out, "量子もつれ鍋") == []
+
+    write_article(site, "a5", "火の記事", 5, "火星カレーの作り方。")
+    run(site, out)
+    assert search(browser, out, "火星カレー") == ["/posts/a5/"]
+    assert search(browser, out, "宇宙うどん") == ["/posts/a1/"]
+
+    shutil.rmtree(site / "content/posts/a2")
+    run(site, out)
+    assert search(browser, out, "ペンギン奉行") == []
+    assert search(browser, out, "火星カレー") == ["/posts/a5/"]
+    # Only the bundles the manifest lists are left.
+    listed = {b.rstrip("/") for b in manifest(out)["bundles"]}
+    assert {p.name for p in (out / "pagefind").iterdir() if p.is_dir()} == listed
+    if layout == "small bundles only":  # [a1] (a2 deleted), [a3, a4], [a5]
+        assert not manifest(out)["hidden"] and len(listed) == 3
+
+
+def test_a_build_that_changed_no_article_runs_no_pagefind_and_writes_no_index_file(site, tmp_path):
+    out = tmp_path / "out"
+    assert run(site, out).search_indexed == 4
+    before = published(out)
+    # A static file, a changed list title, an article's tags (not in its text), and a
+    # build with nothing changed at all.
+    (site / "static").mkdir()
+    (site / "static/extra.css").write_text("body { color: red }\n", "utf-8")
+    (site / "content/posts/_index.md").write_text("+++\ntitle = '記事'\n+++\n", "utf-8")
+    path = site / "content/posts/a3/index.md"
+    path.write_text(path.read_text("utf-8").replace("date =", "tags = ['趣味']\ndate ="), "utf-8")
+    for _ in range(2):
+        report = run(site, out)
+        assert report.search_indexed == 0
+        assert published(out) == before
+    assert (out / "tags" / "趣味" / "index.html").is_file()
+    # A published index that was deleted is made again.
+    shutil.rmtree(out / "pagefind")
+    assert run(site, out).search_indexed == 4
+    assert (out / "pagefind" / "matome-search.json").is_file()
+
+
+def test_a_title_edit_makes_only_the_recent_bundle(site, tmp_path):
+    out = tmp_path / "out"
+    run(site, out)
+    first = manifest(out)
+    path = site / "content/posts/a2/index.md"
+    path.write_text(path.read_text("utf-8").replace("鳥の記事", "鳥たちの記事"), "utf-8")
+    report = run(site, out)
+    assert report.search_indexed == 1
+    second = manifest(out)
+    assert second["bundles"][:-1] == first["bundles"]  # the large bundle stays as it was
+    assert len(second["hidden"]) == 1
+    # Changed back: the large bundle's copy is right again; no recent bundle, nothing hidden.
+    path.write_text(path.read_text("utf-8").replace("鳥たちの記事", "鳥の記事"), "utf-8")
+    assert run(site, out).search_indexed == 0
+    assert manifest(out) == first
+    assert [p.name for p in (out / "pagefind").iterdir() if p.is_dir()] == [
+        first["bundles"][0].rstrip("/")
+    ]
+
+
+def test_too_many_changes_make_again_only_the_bundles_that_hold_most_of_them(
+    site, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(bundles, "BUNDLE_PAGES", 2)
+    monkeypatch.setattr(bundles, "RECENT_PAGES", 2)
+    out = tmp_path / "out"
+    run(site, out)
+    first, second = manifest(out)["bundles"]  # [a1, a2], [a3, a4]
+    for name, title, day in (("a1", "鍋", 1), ("a2", "鳥", 2), ("a3", "星", 3)):
+        write_article(site, name, title, day, f"{title}の新しい話。")
+    report = run(site, out)
+    # Three changes: the first bundle (two of them) is made again, the third goes to a
+    # recent bundle and the second bundle's old copy of it is hidden.
+    assert report.search_indexed == 3
+    bundles_now = manifest(out)["bundles"]
+    assert len(bundles_now) == 3 and bundles_now[1] == second and first not in bundles_now
+    state = json.loads((site / ".matome-cache/search/state.json").read_text())
+    assert list(state["recent"]["pages"]) == ["/posts/a3/"]
+    assert manifest(out)["hidden"] == [state["bundles"][1]["fragments"]["/posts/a3/"]]
+
+
+def test_a_failed_build_leaves_the_published_index_and_its_state_as_they_were(site, tmp_path):
+    out = tmp_path / "out"
+    run(site, out)
+    before = published(out)
+    state = (site / ".matome-cache/search/state.json").read_bytes()
+    write_article(site, "a1", "鍋の記事", 1, "新しい言葉。")
+    broken = site / "content/posts/a4/index.md"
+    broken.write_text(broken.read_text("utf-8") + '{{<matomeQuote body="閉じていない', "utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        run(site, out)
+    assert any("content/posts/a4/index.md" in str(e) for e in failed.value.errors)
+    assert published(out) == before
+    assert (site / ".matome-cache/search/state.json").read_bytes() == state
+    write_article(site, "a4", "海の記事", 4, "直した。")
+    assert run(site, out).search_indexed == 2
+    assert published(out) != before
+
+
+def test_pagefind_failing_is_an_error_of_the_setting_and_publishes_nothing(site, tmp_path):
+    out = tmp_path / "out"
+    run(site, out)
+    before = published(out)
+    write_article(site, "a1", "鍋の記事", 1, "新しい言葉。")
+    env = {"PAGEFIND_BINARY_PATH": shutil.which("false"), "PYTHONPATH": str(REPO)}
+    result = subprocess.run(
+        [sys.executable, "-m", "matome", "build", "-s", str(site), "-d", str(out)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=300,
+    )
+    assert result.returncode != 0
+    assert re.search(
+        r"params\.enableSearch:0:0: error: Pagefind stopped .*exit status 1", result.stderr
+    )
+    assert "Traceback" not in result.stderr
+    assert published(out) == before
+    assert "新しい言葉" not in (out / "posts/a1/index.html").read_text("utf-8")
+
+
+def test_a_site_without_articles_has_an_empty_index_and_a_search_box_that_works(browser, tmp_path):
+    site = tmp_path / "site"
+    (site / "content").mkdir(parents=True)
+    (site / "hugo.toml").write_text(CONFIG, encoding="utf-8")
+    (site / "content/_index.md").write_text("+++\ntitle = 'ホーム'\n+++\n", "utf-8")
+    out = tmp_path / "out"
+    assert run(site, out).search_indexed == 0
+    assert manifest(out)["bundles"] == []
+    assert search(browser, out, "記事") == []
+
+
+def test_pagefind_answers_a_record_with_a_character_utf8_cannot_hold():
+    """Pagefind drops a request it cannot read, without an answer: one that waited for it
+    would wait for ever."""
+    from matome.search.service import PagefindService
+
+    service = PagefindService()
+    try:
+        index = service.call({"type": "NewIndex", "config": {}}, "NewIndex")["index_id"]
+        record = {"index_id": index, "url": "/x/", "language": "unknown", "meta": {}}
+        service.send({"type": "AddRecord", "content": "壊れた\udc80文字", **record})
+        assert service.receive("IndexedFile")["page_url"] == "/x/"
+    finally:
+        service.close()
+
+
+def test_each_cjk_character_is_a_word_and_punctuation_stays_with_the_one_before():
+    assert tokens.split_cjk("ロック・ピッキング") == " ロ ッ ク・ ピ ッ キ ン グ "
+    assert tokens.split_cjk("Rustで書いた「鍋」") == "Rust で 書 い た「 鍋」 "
+    assert tokens.split_cjk("no CJK here") == "no CJK here"
+    assert tokens.split_cjk("𠮷野家") == " 𠮷 野 家 "
+
+
+def test_the_search_box_splits_queries_with_the_same_character_classes():
+    """matome.js repeats tokens.LETTER and tokens.MARK: the index and the queries must agree."""
+    script = (REPO / "static" / "js" / "matome.js").read_text(encoding="utf-8")
+
+    def js_class(name: str) -> str:
+        m = re.search(rf'var {name} = ((?:"[^"]*"\s*\+?\s*)+);', script)
+        assert m, name
+        literal = "".join(re.findall(r'"([^"]*)"', m.group(1)))
+        return re.sub(
+            r"\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})",
+            lambda u: chr(int(u.group(1) or u.group(2), 16)),
+            literal,
+        )
+
+    assert js_class("LETTER") == tokens.LETTER
+    assert js_class("MARK") == tokens.MARK
+
+
+def test_serve_indexes_the_site_then_each_edit_in_the_background(browser, site):
+    from test_serve import Serve, free_port
+
+    server = Serve(site, "-p", str(free_port()))
+    try:
+        url = f"http://{server.host}:{server.port}"
+
+        def found(query: str, expected: list[str]) -> None:
+            for _ in range(120):  # the index is made after the site is served
+                links = search_at(browser, url, query)
+                if links == expected:
+                    return
+                time.sleep(0.5)
+            raise AssertionError(f"{query}: {links}\n" + "\n".join(server.lines + server.errors))
+
+        found("量子もつれ鍋", ["/posts/a1/"])
+        write_article(site, "a1", "鍋の記事", 1, "週末は宇宙うどんを囲みたいね。")
+        found("宇宙うどん", ["/posts/a1/"])
+        found("量子もつれ鍋", [])
+    finally:
+        server.stop()
+    assert not server.errors, server.errors
+    assert not (site / ".matome-cache" / "search").exists()  # the served index is its own
