@@ -164,6 +164,29 @@ def test_search_finds_what_articles_say_after_edits_additions_and_deletions(
         assert not manifest(out)["hidden"] and len(listed) == 3
 
 
+def test_a_result_shows_the_articles_thumbnail(browser, site, tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (960, 640), "teal").save(site / "content/posts/a2/feature.jpg")
+    out = tmp_path / "out"
+    run(site, out)
+    with StaticServer(out) as server:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.goto(server.url + "/")
+            page.click("[data-search-open]")
+            page.locator(".search-input").fill("ペンギン奉行")
+            page.wait_for_selector(".search-result")
+            sources = page.locator(".search-result-thumb").evaluate_all(
+                "images => images.map(image => image.getAttribute('src'))"
+            )
+        finally:
+            context.close()
+    assert len(sources) == 1 and sources[0].startswith("/thumbnails/"), sources
+    assert (out / sources[0].lstrip("/")).is_file()
+
+
 def test_a_build_that_changed_no_article_runs_no_pagefind_and_writes_no_index_file(site, tmp_path):
     out = tmp_path / "out"
     assert run(site, out).search_indexed == 4

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
-from ..config import Flags, load_config
+from ..config import Flags, SiteConfig, load_config
 from ..content.page import Page
 from ..errors import BuildFailed, SourceError
 from ..graph.site import Site
@@ -133,6 +133,43 @@ def run(
             gc.set_threshold(*thresholds)
 
 
+@dataclasses.dataclass
+class _Run:
+    """What the stages of one run share."""
+
+    source: Path
+    config: SiteConfig
+    store: DiskStore
+    options: Options
+    progress: Progress
+    children: contextlib.ExitStack
+    changes: Changes
+    workers: int
+    clock: _Clock
+    now: datetime
+    templates: dict[str, str]  # template name -> digest
+    cache: BuildCache | None  # the last run's index, when it can be used
+    changed: frozenset[str] | None  # templates changed since that run
+    graph: Graph | None = None
+    report: BuildReport | None = None
+    run_context: context.RunContext | None = None
+    graph_warnings: list[SourceError] | None = None  # those a run on the same graph gives
+    fresh: BuildCache | None = None  # this run's index, filled as files are rendered
+    view: GraphView | None = None
+
+
+@dataclasses.dataclass
+class _Files:
+    """What the write stage made: every file planned and what is on disk now."""
+
+    delivered: list[Output]  # the files the site publishes
+    written: set[str]  # the files this run wrote
+    files: dict[str, tuple[int, int]]  # out_path -> (size, mtime) of each file written
+    kept: dict  # out_path -> the last run's record, for files that came out the same
+    graph: Snapshot | None  # the graph this run kept, when it built a new one
+    thumbnails: bool  # whether the thumbnails are published (the templates show some)
+
+
 def _run(
     source: Path,
     flags: Flags,
@@ -142,8 +179,7 @@ def _run(
     children: contextlib.ExitStack,
 ) -> BuildReport:
     started = time.perf_counter()
-    stages: dict[str, float] = {}
-    clock = _Clock(stages)
+    clock = _Clock({})
     source = source.resolve()
     config = load_config(source, flags)
     now = datetime.now(UTC)
@@ -151,180 +187,115 @@ def _run(
     if nothing_changed(changes, store, options.clean):
         return _as_last_time(changes.last, started)
     store.forget_last_build()
-    print_ = changes.fingerprint
     templates = buildcache.template_digests(template_dirs(source))
-    cache = store.cache(print_) if options.read_cache else None
+    cache = store.cache(changes.fingerprint) if options.read_cache else None
     changed = buildcache.changed_templates(cache, templates) if cache else None
     if changed is None:
         cache = None  # no cache, another fingerprint, or templates added or removed
     workers = options.jobs or os.cpu_count() or 1
-    graph = load_graph(changes, store, cache, workers, children)
-    site, snap, errors = graph.site, graph.kept, graph.errors
-    report = BuildReport(
+    run = _Run(
+        source, config, store, options, progress, children, changes, workers, clock, now,
+        templates, cache, changed,
+    )  # fmt: skip
+    _load(run)
+    thumbnails, encoding, early_jobs = _start_thumbnails(run.graph, workers, children)
+    waiting, errors = _render_bodies(run)
+    outputs, plan_errors = _plan_files(run, thumbnails)
+    if errors or plan_errors:
+        raise BuildFailed(_sorted_errors(errors + plan_errors))
+    done = _write_and_publish(run, outputs, thumbnails, encoding, early_jobs, waiting)
+    _keep_state(run, done, started)
+    return run.report
+
+
+def _load(run: _Run) -> None:
+    """The site graph, this run's report and context, and the pages the changes touched."""
+    graph = load_graph(run.changes, run.store, run.cache, run.workers, run.children)
+    run.graph = graph
+    run.report = BuildReport(
         warnings=list(graph.warnings),
-        stages=stages,
-        graph_kept=snap is not None,
+        stages=run.clock.stages,
+        graph_kept=graph.kept is not None,
         edited=len(graph.edits),
-        destination=changes.destination,
+        destination=run.changes.destination,
     )
-    clock.lap("load (kept graph)" if snap is not None else "load")
-
-    run = _make_context(source, config, site, store, options.strict)
-    fresh = BuildCache(print_, templates, graph.build_id)
-    view = GraphView(site)
-    report.changed_pages = [
-        view.by_file[f].rel_permalink for f in sorted(changes.files) if f in view.by_file
+    run.clock.lap("load (kept graph)" if graph.kept is not None else "load")
+    run.run_context = _make_context(
+        run.source, run.config, graph.site, run.store, run.options.strict
+    )
+    run.fresh = BuildCache(run.changes.fingerprint, run.templates, graph.build_id)
+    run.view = GraphView(graph.site)
+    by_file = run.view.by_file
+    run.report.changed_pages = [
+        by_file[f].rel_permalink for f in sorted(run.changes.files) if f in by_file
     ]
-    clock.lap("site graph")
-    thumbnails, encoding, early_jobs = _start_thumbnails(graph, workers, children)
+    run.clock.lap("site graph")
 
-    context.CURRENT = run
-    edited = {page_key(p) for p, _ in graph.edits} if snap else None
-    may_wait = options.preview.bodies_can_wait if options.preview else None
-    rendered, waiting, body_errors = render_bodies(
-        site, view, cache, changed, fresh, workers, progress, edited, may_wait, report.warnings
-    )
-    errors += body_errors
+
+def _render_bodies(run: _Run) -> tuple[list[Page], list[SourceError]]:
+    """Every page's body (``bodies.py``); returns those left for later, and the errors."""
+    graph, report = run.graph, run.report
+    context.CURRENT = run.run_context
+    edited = {page_key(p) for p, _ in graph.edits} if graph.kept else None
+    may_wait = run.options.preview.bodies_can_wait if run.options.preview else None
+    rendered, waiting, errors = render_bodies(
+        graph.site, run.view, run.cache, run.changed, run.fresh, run.workers, run.progress,
+        edited, may_wait, report.warnings,
+    )  # fmt: skip
     report.rendered_content = rendered
-    report.cached_content = len(fresh.content) - rendered
+    report.cached_content = len(run.fresh.content) - rendered
     report.waiting = [page_key(p) for p in waiting]
-    clock.lap("content")
+    run.clock.lap("content")
+    return waiting, list(graph.errors) + errors
 
+
+def _plan_files(run: _Run, thumbnails) -> tuple[list[Output], list[SourceError]]:
+    """Every file of the site; returns them and the errors."""
+    report = run.report
     if thumbnails is not None:
         report.warnings += thumbnails.warnings
-    outputs, plan_problems = _plan(source, site, snap, thumbnails, changes, bool(changed))
-    errors += [p for p in plan_problems if p.severity == "error"]
-    report.warnings += [p for p in plan_problems if p.severity != "error"]
+    outputs, problems = _plan(
+        run.source, run.graph.site, run.graph.kept, thumbnails, run.changes, bool(run.changed)
+    )
+    report.warnings += [p for p in problems if p.severity != "error"]
     # What a run on the same graph warns about again (a render that used an undefined name
     # is rendered again, and warns again, each run).
-    graph_warnings = [w for w in report.warnings if not isinstance(w, UndefinedName)]
-    if (source / "layouts").is_dir() or config.theme:
+    run.graph_warnings = [w for w in report.warnings if not isinstance(w, UndefinedName)]
+    if (run.source / "layouts").is_dir() or run.config.theme:
         report.warnings.append(
             SourceError(
-                str(source / "layouts"),
+                str(run.source / "layouts"),
                 0,
                 0,
                 "Hugo layouts and themes are not used: matome renders with its own Jinja templates",
                 "warning",
             )
         )
-    clock.lap("plan")
-    if errors:
-        raise BuildFailed(_sorted_errors(errors))
+    run.clock.lap("plan")
+    return outputs, [p for p in problems if p.severity == "error"]
 
-    destination = changes.destination
-    search = options.search and search_enabled(config.params)
-    # The staging folder holds only the files this run changes (the search index's too),
-    # moved into place one by one when every file is ready.
+
+def _write_and_publish(
+    run: _Run, outputs: list[Output], thumbnails, encoding, early_jobs, waiting: list[Page]
+) -> _Files:
+    """The files into a staging folder, then published: the staging folder holds only the
+    files this run changes (the search index's too), moved into place one by one when
+    every file is ready; the whole new site swapped in when nothing is published yet."""
+    destination = run.changes.destination
     sparse = destination.is_dir()
-    run.empty_staging = not destination.is_dir()
+    run.run_context.empty_staging = not sparse
     staging = make_staging(destination, sparse)
-    run.staging = staging
-    run.published = destination if sparse else None
+    run.run_context.staging = staging
+    run.run_context.published = destination if sparse else None
     try:
-        patched = frozenset(page_key(p) for p in graph.patched)
-        ids = store.pair_ids() if snap is not None and cache is not None else None
-        current = (
-            last_reads_now(cache, view, fresh, snap is not None, patched, graph.reordered, ids)
-            if cache
-            else []
-        )
-        same_plan = snap is not None and outputs is snap.outputs
-        readers = store.readers() if same_plan else None
-        kept = kept_outputs(
-            outputs,
-            site,
-            cache,
-            changed,
-            destination,
-            current,
-            same_plan,
-            store.check_published,
-            readers,
-        )
-        clock.lap("staging")
-        # The copies of thumbnails wait until the renders tell whether any are shown.
-        thumbs = {o.out_path for o in (thumbnails or snap.images).outputs}
-        now_, later = [], []
-        for item in outputs:
-            (later if item.kind == "copy" and item.out_path in thumbs else now_).append(item)
-        if options.preview is not None:
-            now_, deferred = _defer(options.preview, now_, kept, site, edited, cache, waiting)
-            report.deferred = [item.out_path for item in deferred]
-        numbers = ReadNumbers(fresh, cache, current, view, ids)
-        written, files, write_errors = write_outputs(
-            now_, kept, fresh, numbers, workers, progress, report
-        )
-        if write_errors:
-            raise BuildFailed(_sorted_errors(write_errors))
-        clock.lap("outputs")
-        delivered = outputs  # the plan stays whole: the next run's templates may show them
-        early = graph.early
-        if thumbs and not thumbnails_shown(run.env, fresh):
-            # As Hugo makes only the images its templates ask for: a site whose own
-            # templates show none gets none (the encoder had only idle cores so far).
-            if early:
-                early.stop()
-                early = None
-            if encoding is not None:
-                encoding.stop()
-                remove_unfinished(thumbnail_cache(config), encoding.pid)
-                encoding = None
-            later = []
-            delivered = [item for item in outputs if item.out_path not in thumbs]
-        # The assets and processed images templates showed (as Hugo, only those).
-        resources, resource_errors = published_outputs(site, fresh, outputs, run.env)
-        if resource_errors:
-            raise BuildFailed(_sorted_errors(resource_errors))
-        later += resources
-        delivered = delivered + resources
-        # The graph is kept (by a child, on disk) while the cache index is saved and the
-        # thumbnails may still encode: the output workers are gone, so the pages the
-        # pickler touches do not make the run's peak. Of no use without the LastBuild
-        # record, written only when the run has succeeded.
-        kept_graph = keeping = None
-        if snap is None:
-            images = prepared_for(site)
-            kept_graph = Snapshot(graph.build_id, site, outputs, images, graph_warnings)
-            keeping = store.save_graph(print_, kept_graph, children)
-        elif outputs is not snap.outputs:
-            snap.outputs = outputs  # a static file changed: planned again
-        numbers.finish(renumber=snap is None)
-        store.save_cache(fresh, cache, changes_only=snap is not None)
-        if keeping is not None:
-            keeping.result()
-        image_warnings = encoding.result() if encoding is not None else []
-        if early:
-            image_warnings += early.finish(early_jobs)
-        report.warnings += image_warnings
-        if kept_graph is not None and image_warnings:  # a stand-in is kept: warned again
-            kept_graph.warnings = graph_warnings + image_warnings
-            again = store.save_graph(print_, kept_graph, children)
-            if again is not None:
-                again.result()
-        more, more_files, write_errors = write_outputs(
-            later, {}, fresh, numbers, 1, progress, report
-        )
-        if write_errors:
-            raise BuildFailed(_sorted_errors(write_errors))
-        written |= more
-        files.update(more_files)
-        clock.lap("thumbnails and cache index")
-        if options.clean and not sparse:
-            report.cleaned = clean_stale(staging, written)
-        index = None
-        if search:
-            pages = article_pages(site, fresh.content, store.folder, delivered is outputs)
-            index = update_search(pages, staging, destination, store.folder, workers)
-            report.search_indexed = index.indexed
-            report.non_page_files += len(index.written)
-            files.update(index.files)
-            written |= index.files.keys()
-            clock.lap("search index")
+        done = _write_files(run, outputs, thumbnails, encoding, early_jobs, waiting)
+        if run.options.clean and not sparse:
+            run.report.cleaned = clean_stale(staging, done.written)
+        index = _index_search(run, staging, done) if _searches(run) else None
         if sparse:
             move_in(staging, destination)
-            if options.clean:
-                report.cleaned = clean_stale(destination, written)
+            if run.options.clean:
+                run.report.cleaned = clean_stale(destination, done.written)
         else:
             swap_in(staging, destination)
         if index is not None:
@@ -332,32 +303,154 @@ def _run(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    planned = {item.out_path for item in delivered} | set(files)
-    if options.remove_unplanned and changes.last is not None:
+    return done
+
+
+def _write_files(
+    run: _Run, outputs: list[Output], thumbnails, encoding, early_jobs, waiting: list[Page]
+) -> _Files:
+    """The files that would not come out the same, rendered into the staging folder; the
+    thumbnails and processed images the templates showed; the graph and cache index kept."""
+    graph, cache, store, report, fresh = run.graph, run.cache, run.store, run.report, run.fresh
+    snap, site = graph.kept, graph.site
+    patched = frozenset(page_key(p) for p in graph.patched)
+    ids = store.pair_ids() if snap is not None and cache is not None else None
+    current = (
+        last_reads_now(cache, run.view, fresh, snap is not None, patched, graph.reordered, ids)
+        if cache
+        else []
+    )
+    same_plan = snap is not None and outputs is snap.outputs
+    readers = store.readers() if same_plan else None
+    kept = kept_outputs(
+        outputs, site, cache, run.changed, run.changes.destination, current, same_plan,
+        store.check_published, readers,
+    )  # fmt: skip
+    run.clock.lap("staging")
+    # The copies of thumbnails wait until the renders tell whether any are shown.
+    thumbs = {o.out_path for o in (thumbnails or snap.images).outputs}
+    now, later = [], []
+    for item in outputs:
+        (later if item.kind == "copy" and item.out_path in thumbs else now).append(item)
+    if run.options.preview is not None:
+        edited = {page_key(p) for p, _ in graph.edits} if snap else None
+        now, deferred = _defer(run.options.preview, now, kept, site, edited, cache, waiting)
+        report.deferred = [item.out_path for item in deferred]
+    numbers = ReadNumbers(fresh, cache, current, run.view, ids)
+    written, files, errors = write_outputs(
+        now, kept, fresh, numbers, run.workers, run.progress, report
+    )
+    if errors:
+        raise BuildFailed(_sorted_errors(errors))
+    run.clock.lap("outputs")
+    delivered = outputs  # the plan stays whole: the next run's templates may show them
+    early = graph.early
+    shown = not thumbs or thumbnails_shown(run.run_context.env, fresh)
+    if not shown:
+        # As Hugo makes only the images its templates ask for: a site whose own
+        # templates show none gets none (the encoder had only idle cores so far).
+        if early:
+            early.stop()
+            early = None
+        if encoding is not None:
+            encoding.stop()
+            remove_unfinished(thumbnail_cache(run.config), encoding.pid)
+            encoding = None
+        later = []
+        delivered = [item for item in outputs if item.out_path not in thumbs]
+    # The assets and processed images templates showed (as Hugo, only those).
+    resources, errors = published_outputs(site, fresh, outputs, run.run_context.env)
+    if errors:
+        raise BuildFailed(_sorted_errors(errors))
+    later += resources
+    delivered = delivered + resources
+    kept_graph = _keep_graph(run, outputs, encoding, early, early_jobs, numbers)
+    more, more_files, errors = write_outputs(later, {}, fresh, numbers, 1, run.progress, report)
+    if errors:
+        raise BuildFailed(_sorted_errors(errors))
+    written |= more
+    files.update(more_files)
+    run.clock.lap("thumbnails and cache index")
+    return _Files(delivered, written, files, kept, kept_graph, shown)
+
+
+def _keep_graph(run: _Run, outputs, encoding, early, early_jobs, numbers) -> Snapshot | None:
+    """The graph is kept (by a child, on disk) while the cache index is saved and the
+    thumbnails may still encode: the output workers are gone, so the pages the pickler
+    touches do not make the run's peak. Of no use without the LastBuild record, written
+    only when the run has succeeded. Returns the graph kept, when it is a new one."""
+    graph, store, print_ = run.graph, run.store, run.changes.fingerprint
+    snap = graph.kept
+    kept_graph = keeping = None
+    graph_warnings = run.graph_warnings
+    if snap is None:
+        images = prepared_for(graph.site)
+        kept_graph = Snapshot(graph.build_id, graph.site, outputs, images, graph_warnings)
+        keeping = store.save_graph(print_, kept_graph, run.children)
+    elif outputs is not snap.outputs:
+        snap.outputs = outputs  # a static file changed: planned again
+    numbers.finish(renumber=snap is None)
+    store.save_cache(run.fresh, run.cache, changes_only=snap is not None)
+    if keeping is not None:
+        keeping.result()
+    image_warnings = encoding.result() if encoding is not None else []
+    if early:
+        image_warnings += early.finish(early_jobs)
+    run.report.warnings += image_warnings
+    if kept_graph is not None and image_warnings:  # a stand-in is kept: warned again
+        kept_graph.warnings = graph_warnings + image_warnings
+        again = store.save_graph(print_, kept_graph, run.children)
+        if again is not None:
+            again.result()
+    return kept_graph
+
+
+def _searches(run: _Run) -> bool:
+    return run.options.search and search_enabled(run.config.params)
+
+
+def _index_search(run: _Run, staging: Path, done: _Files):
+    """The search index of the articles whose text changed, into the staging folder."""
+    pages = article_pages(run.graph.site, run.fresh.content, run.store.folder, done.thumbnails)
+    index = update_search(pages, staging, run.changes.destination, run.store.folder, run.workers)
+    run.report.search_indexed = index.indexed
+    run.report.non_page_files += len(index.written)
+    done.files.update(index.files)
+    done.written |= index.files.keys()
+    run.clock.lap("search index")
+    return index
+
+
+def _keep_state(run: _Run, done: _Files, started: float) -> None:
+    """What the next run starts from: the graph, the files planned and the record of this
+    run (the cache index is kept by ``_keep_graph``)."""
+    report, store, changes, graph = run.report, run.store, run.changes, run.graph
+    destination = changes.destination
+    planned = {item.out_path for item in done.delivered} | set(done.files)
+    if run.options.remove_unplanned and changes.last is not None:
         before = store.planned if store.planned is not None else set(changes.last.files)
         report.removed = _remove(destination, before - planned)
-    store.keep_run(run, kept_graph, graph.loaded, planned)
-    count_outputs(report, delivered)
-    report.unchanged += len(kept)
+    store.keep_run(run.run_context, done.graph, graph.loaded, planned)
+    count_outputs(report, done.delivered)
+    report.unchanged += len(done.kept)
     report.seconds = time.perf_counter() - started
     told = dataclasses.replace(report, stages={}, written=[], deferred=[], waiting=[])
     store.save_last_build(
-        print_,
+        changes.fingerprint,
         LastBuild(
             graph.build_id,
             changes.stamps,
             changes.final_digests(),
-            now.date(),
+            run.now.date(),
             graph.next_change,
             str(destination),
-            files,
+            done.files,
             told,
             # Files left for later are not what this run would write: the next is no mere check.
             unfinished=bool(report.deferred or report.waiting),
         ),
     )
-    clock.lap("cache")
-    return report
+    run.clock.lap("cache")
 
 
 def _as_last_time(last: LastBuild, started: float) -> BuildReport:
