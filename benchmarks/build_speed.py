@@ -1,41 +1,45 @@
-"""matome build against hugo build on a real matome blog: cold, warm, one article edited.
+"""matome build against hugo build on a real matome blog: cold, warm, one article edited,
+one added, one tag renamed; the site as configured (its search index on) first, then with
+the search index off.
 
     python benchmarks/build_speed.py ../shared/corpus/kaigai-matome.tar.xz
     python benchmarks/build_speed.py SITE --runs 5 --scales 1,5,10 --markdown
 
-The site (a folder or a .tar.xz) is copied twice: once for matome, once for
-Hugo with the stand-in layouts of ``compare_paths.py`` (its theme is a git
-submodule the archive lacks). Both copies get ``config/benchmark/params.toml``
-with ``enableSearch = false`` and both tools run with ``-e benchmark``: Hugo
-writes no search index, so the compared work is the same (the cost of
-matome's Pagefind index is timed once, apart). Scale k copies every article
-k times (a ``_xN`` bundle name, `` (N)`` after the title) to show how time and
-memory grow with the site.
+The site (a folder or a .tar.xz) is copied: once for matome, once for Hugo with the
+stand-in layouts of ``compare_paths.py`` (its theme is a git submodule the archive
+lacks). Both tools run with ``-e benchmark``. The first table is the site as its
+configuration has it: matome makes its Pagefind index (``params.enableSearch = true``);
+Hugo's stand-in layouts write no index (the blog's Hugo theme writes an ``index.json`` of
+every page's text, which its readers' browsers search). The second table turns the index
+off (``config/benchmark/params.toml``), the same work for both tools, at each of
+``--scales``: scale k copies every article k times (a ``_xN`` bundle name, `` (N)``
+after the title) to show how time and memory grow with the site.
 
-Per scale and scenario the two tools run alternately, ``--runs`` times each:
+Per table and scenario the two tools run alternately, ``--runs`` times each:
 
 - cold: destination, ``.matome-cache/`` and ``resources/`` (both tools' caches) moved
   into a folder that is deleted after the last run. Deleted before each cold build
   instead, they would slow the next one: ext4 without a journal (as on this VM) skips
-  inodes freed in the last minutes when it makes new files, testing each one, and
-  three cold builds in a row after deleting the last one's 25,000 files and folders
-  took 3, 9 and 13 s of system time (Hugo and matome alike);
+  inodes freed in the last minutes when it makes new files, testing each one;
 - warm: built again, nothing changed;
-- edit: one sentence added to the first comment of one article, then built.
+- edit: one sentence added to the first comment of one article, then built;
+- add: one article copied to a new bundle with a new title, then built;
+- tag: one tag of one article renamed (a new term page; the old term's list changes).
 
-The cold builds also time matome on a third copy whose own ``templates/`` hold Jinja
-ports of Hugo's layouts (``compare_paths.MATOME_LAYOUTS``): the two engines on the same
-work, apart from what matome's theme adds (cards, related lists, thumbnails).
+With the index off, the cold builds also time matome on a third copy whose own
+``templates/`` hold Jinja ports of Hugo's layouts (``compare_paths.MATOME_LAYOUTS``):
+the two engines on the same work, apart from what matome's theme adds (cards, related
+lists, thumbnails).
 
 Each run is timed as a whole process: wall time, CPU time of the process and
 its workers (``os.wait4``), and peak memory, the largest sum of the proportional
 set sizes (PSS: a page shared by forked workers counted once) of the process and
 its children, sampled from /proc every 20 ms (less often for large processes, whose
 PSS is costly to read).
-Medians are printed with the ratio matome/Hugo; warm and edit are also
-compared with Hugo's cold build. matome's modules are compiled to bytecode first,
-as ``pip install`` does: from a checkout under ``PYTHONDONTWRITEBYTECODE`` each run
-would compile them again (about 70 ms), which no installed matome does.
+Medians are printed with the ratio matome/Hugo; every scenario is also compared with
+Hugo's cold build. matome's modules are compiled to bytecode first, as ``pip install``
+does: from a checkout under ``PYTHONDONTWRITEBYTECODE`` each run would compile them
+again, which no installed matome does.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare_paths import prepare_for_hugo, prepare_same_layouts, unpack  # noqa: E402
 
-SCENARIOS = ("cold", "warm", "edit")
+SCENARIOS = ("cold", "warm", "edit", "add", "tag")
 BENCH_ENV = "benchmark"
 
 
@@ -183,6 +187,29 @@ def edit_one_article(site: Path, n: int) -> None:
     path.write_text(f"{text[:at]}追記{n}回目。{text[at:]}", encoding="utf-8")
 
 
+def add_article(site: Path, n: int) -> None:
+    """A copy of the first article as a new one, dated after every other."""
+    source = articles(site)[0]
+    target = source.parent.with_name(f"{source.parent.name}_added{n}")
+    shutil.copytree(source.parent, target)
+    path = target / source.name
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"^(title\s*=\s*)(['\"])", rf"\g<1>\g<2>追加{n} ", text, count=1, flags=re.M)
+    text = re.sub(r"^date\s*=.*$", f"date = '2030-01-01T00:00:{n:02d}'", text, count=1, flags=re.M)
+    path.write_text(text, encoding="utf-8")
+
+
+def rename_tag(site: Path, n: int) -> None:
+    """The first tag of the last article renamed."""
+    path = articles(site)[-1]
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r'^(tags\s*=\s*\[\s*)"[^"]*"', rf'\g<1>"改名{n}"', text, count=1, flags=re.M)
+    path.write_text(text, encoding="utf-8")
+
+
+CHANGES = {"edit": edit_one_article, "add": add_article, "tag": rename_tag}
+
+
 @dataclass
 class Tool:
     name: str
@@ -208,52 +235,50 @@ TRASH = "moved-aside"
 SAME = "matome, Hugo's layouts"  # what cold builds moved out of the way, deleted at the end
 
 
-def bench_scale(work: Path, site: Path, scale: int, runs: int) -> dict:
-    matome_site = work / f"matome-x{scale}"
+def bench_scale(work: Path, site: Path, scale: int, runs: int, search: bool) -> dict:
+    """One table; ``search``: the site as configured, its search index on."""
+    name = f"{'search' if search else 'plain'}-x{scale}"
+    matome_site = work / f"matome-{name}"
     shutil.copytree(site, matome_site)
     if scale > 1:
         scale_site(matome_site, scale)
-    hugo_site = prepare_for_hugo(matome_site, work / f"h{scale}")
+    hugo_site = prepare_for_hugo(matome_site, work / f"hugo-{name}")
     for s in (matome_site, hugo_site):
-        without_search(s)
-    same_site = prepare_same_layouts(matome_site, work / f"s{scale}")
+        if search:  # the same command line, with nothing in the environment
+            (s / "config" / BENCH_ENV).mkdir(parents=True, exist_ok=True)
+        else:
+            without_search(s)
     tools = [
-        Tool("matome", matome_site, work / f"out-m{scale}"),
-        Tool("hugo", hugo_site, work / f"out-h{scale}"),
+        Tool("matome", matome_site, work / f"out-matome-{name}"),
+        Tool("hugo", hugo_site, work / f"out-hugo-{name}"),
     ]
     # Cold builds only: what the engines cost on the same work, not what the theme adds.
-    same = Tool(SAME, same_site, work / f"out-s{scale}")
+    same = None
+    if not search:
+        same_site = prepare_same_layouts(matome_site, work / f"same-{name}")
+        same = Tool(SAME, same_site, work / f"out-same-{name}")
     results = {(t.name, s): [] for t in tools for s in SCENARIOS}
     results[(SAME, "cold")] = []
-    edits = 0
+    changes = 0
     for run in range(runs):
         for scenario in SCENARIOS:
-            if scenario == "edit":
-                edits += 1
+            if scenario in CHANGES:
+                changes += 1
                 for t in tools:
-                    edit_one_article(t.site, edits)
-            order = tools + [same] * (scenario == "cold")
+                    CHANGES[scenario](t.site, changes)
+            order = tools + ([same] if same and scenario == "cold" else [])
             for t in order if run % 2 == 0 else order[::-1]:
                 if scenario == "cold":
                     t.clear(work / TRASH)
                 results[(t.name, scenario)].append(measure(t.command()))
-        print(f"  x{scale} run {run + 1}/{runs} done", file=sys.stderr)
+        print(f"  {name} run {run + 1}/{runs} done", file=sys.stderr)
     files = {t.name: sum(len(f) for _, _, f in os.walk(t.out)) for t in tools}
     return {
         "articles": len(articles(matome_site)),
         "files": files,
         "results": results,
-        "site": matome_site,
+        "search": search,
     }
-
-
-def search_cost(site: Path, work: Path) -> Run:
-    """One matome cold build with the site's own configuration (Pagefind index included)."""
-    out = work / "out-search"
-    Tool("matome", site, out).clear(work / TRASH)
-    return measure(
-        [sys.executable, "-m", "matome", "build", "-s", str(site), "-d", str(out), "--quiet"]
-    )
 
 
 # --- the report ----------------------------------------------------------------
@@ -278,9 +303,10 @@ def machine() -> list[str]:
 
 def table(scale: int, data: dict, base: dict | None, markdown: bool) -> list[str]:
     results = data["results"]
+    what = "as configured (matome makes its search index)" if data["search"] else "search index off"
     rows = [
-        f"Scale x{scale}: {data['articles']} articles; files written: matome {data['files']['matome']},"
-        f" hugo {data['files']['hugo']}"
+        f"{what}, scale x{scale}: {data['articles']} articles; files written: matome"
+        f" {data['files']['matome']}, hugo {data['files']['hugo']}"
     ]
     head = ["scenario", "matome wall", "hugo wall", "matome/hugo", "vs hugo cold",
             "matome CPU", "hugo CPU", "matome peak", "hugo peak"]  # fmt: skip
@@ -295,13 +321,13 @@ def table(scale: int, data: dict, base: dict | None, markdown: bool) -> list[str
             f"{median(m, 'peak_mib'):.0f} MiB", f"{median(h, 'peak_mib'):.0f} MiB",
         ])  # fmt: skip
     s = results[(SAME, "cold")]
-    sw = median(s, "wall")
-    lines.append([
+    sw = median(s, "wall") if s else 0.0
+    lines += [] if not s else [[
         "cold, Hugo's layouts", f"{sw:.2f} s", f"{hugo_cold:.2f} s", f"{sw / hugo_cold:.2f}",
         f"{sw / hugo_cold:.2f}", f"{median(s, 'cpu'):.1f} s",
         f"{median(results[('hugo', 'cold')], 'cpu'):.1f} s", f"{median(s, 'peak_mib'):.0f} MiB",
         f"{median(results[('hugo', 'cold')], 'peak_mib'):.0f} MiB",
-    ])  # fmt: skip
+    ]]  # fmt: skip
     if markdown:
         rows += ["", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         rows += ["| " + " | ".join(line) + " |" for line in lines]
@@ -322,10 +348,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", type=Path, help="a site folder or a .tar.xz of one")
     parser.add_argument("--runs", type=int, default=3, help="runs per tool and scenario")
-    parser.add_argument("--scales", default="1,5,10", help="comma-separated, e.g. 1,5,10")
+    parser.add_argument("--scales", default="1", help="with the search index off: e.g. 1,5,10")
     parser.add_argument("--out", type=Path, help="keep the work folder here (default: temporary)")
     parser.add_argument("--markdown", action="store_true", help="print tables as Markdown")
-    parser.add_argument("--no-search-run", action="store_true", help="skip the Pagefind timing")
+    parser.add_argument(
+        "--no-search", action="store_true", help="only the tables with the search index off"
+    )
     args = parser.parse_args()
     package = Path(importlib.util.find_spec("matome").origin).parent
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
@@ -333,15 +361,14 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     site = unpack(args.site.resolve(), work / "source")
     lines = machine()
+    if not args.no_search:
+        data = bench_scale(work, site, 1, args.runs, search=True)
+        lines += ["", *table(1, data, None, args.markdown)]
     base = None
     for scale in (int(s) for s in args.scales.split(",")):
-        data = bench_scale(work, site, scale, args.runs)
+        data = bench_scale(work, site, scale, args.runs, search=False)
         lines += ["", *table(scale, data, base, args.markdown)]
         base = base or data
-    if not args.no_search_run:
-        run = search_cost(base["site"] if base else site, work)
-        lines += ["", f"matome cold build with the Pagefind search index (site's own config): "
-                  f"{run.wall:.1f} s wall, {run.cpu:.1f} s CPU, {run.peak_mib:.0f} MiB peak"]  # fmt: skip
     lines.append(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("\n".join(lines))
     shutil.rmtree(work / TRASH, ignore_errors=True)

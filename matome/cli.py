@@ -40,17 +40,26 @@ def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bind", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
     )
-    parser.add_argument(
-        "--navigateToChanged", action="store_true", help="go to the page that changed on reload"
-    )
-    parser.add_argument(
-        "--disableLiveReload", action="store_true", help="do not reload open pages on rebuild"
-    )
-    parser.add_argument(
-        "--disableFastRender",
-        action="store_true",
-        help="render every page a change affects at once, not when it is asked for",
-    )
+    _add_switches(parser, SERVE_SWITCHES)
+
+
+def _add_switches(parser: argparse.ArgumentParser, switches: dict[str, str]) -> None:
+    for flag, meaning in switches.items():
+        parser.add_argument(flag, action="store_true", help=meaning)
+
+
+SERVE_SWITCHES = {
+    "--navigateToChanged": "go to the page that changed on reload",
+    "--disableLiveReload": "do not reload open pages on rebuild",
+    "--disableFastRender": "render every page a change affects at once, not when it is asked for",
+}
+BUILD_SWITCHES = {
+    "--minify": "minify HTML and XML",
+    "--cleanDestinationDir": "remove files the build did not write",
+    "--ignoreCache": "render everything, not reading .matome-cache/ (it is written anew)",
+    "--strict": "a name a template reads that does not exist is an error, not a warning",
+    "--quiet": "print only errors",
+}
 
 
 def _module(name: str):
@@ -70,21 +79,7 @@ def make_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     build_cmd = commands.add_parser("build", help="build the site into public/")
     _add_site_flags(build_cmd)
-    build_cmd.add_argument("--minify", action="store_true", help="minify HTML and XML")
-    build_cmd.add_argument(
-        "--cleanDestinationDir", action="store_true", help="remove files the build did not write"
-    )
-    build_cmd.add_argument(
-        "--ignoreCache",
-        action="store_true",
-        help="render everything, not reading .matome-cache/ (it is written anew)",
-    )
-    build_cmd.add_argument(
-        "--strict",
-        action="store_true",
-        help="a name a template reads that does not exist is an error, not a warning",
-    )
-    build_cmd.add_argument("--quiet", action="store_true", help="print only errors")
+    _add_switches(build_cmd, BUILD_SWITCHES)
     build_cmd.add_argument("--verbose", "-v", action="store_true", help="print warnings in full")
     build_cmd.add_argument(
         "--jobs", "-j", type=int, help="worker processes (default: one per core)"

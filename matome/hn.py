@@ -279,18 +279,12 @@ def escape_text(text: str) -> str:
     return "".join(out)
 
 
+# What a Markdown link destination cannot hold as it is: percent-encoded, "&" as an entity.
+_DESTINATION_ESCAPES = str.maketrans({"&": "&amp;", **{c: f"%{ord(c):02X}" for c in ' "()<>\\`'}})
+
+
 def _link_destination(href: str) -> str:
-    return (
-        href.replace("&", "&amp;")
-        .replace(" ", "%20")
-        .replace('"', "%22")
-        .replace("(", "%28")
-        .replace(")", "%29")
-        .replace("<", "%3C")
-        .replace(">", "%3E")
-        .replace("\\", "%5C")
-        .replace("`", "%60")
-    )
+    return href.translate(_DESTINATION_ESCAPES)
 
 
 @dataclass

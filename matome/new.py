@@ -267,12 +267,7 @@ def new_content(site: Path, rel: str, now: datetime | None = None) -> Path:
 # --- archetype rendering ------------------------------------------------------------------
 
 # Shortcode delimiters are kept out of Jinja's sight: {{% would start a Jinja expression.
-_SHORTCODE_DELIMS = {
-    "{{<": "\x00SC1\x00",
-    ">}}": "\x00SC2\x00",
-    "{{%": "\x00SC3\x00",
-    "%}}": "\x00SC4\x00",
-}
+_SHORTCODE_DELIMS = {d: f"\x00SC{i}\x00" for i, d in enumerate(("{{<", ">}}", "{{%", "%}}"), 1)}
 # Go: a field (".Date", "(.Name)", "| .X") where Jinja would have a name; a Go comment; "now.Format".
 _GO_HINT = re.compile(r"\{\{-?[^}]*?(?<![\w\])])\.[A-Z]|\{\{-?\s*(?:/\*|now\.[A-Z]|\$)")
 
