@@ -27,7 +27,7 @@ from ..incremental.reads import UNSET, GraphView, RelatedLists, share_related
 from ..parallel import PARALLEL_THRESHOLD, map_chunks
 from ..progress import Progress
 from ..publish.files import copy_file, write_if_changed, write_new
-from ..render.environment import template_error
+from ..render.environment import template_error, templates_used_say
 from ..render.output import render_output
 from ..render.plan import Output
 from ..render.undefined import add_once
@@ -335,19 +335,8 @@ class ReadNumbers:
 
 
 def thumbnails_shown(env: jinja2.Environment, fresh: BuildCache) -> bool:
-    """Whether a template that rendered this build's files or bodies calls ``thumbnail``
-    (read from its source: the calls themselves happen in the workers, or in an earlier
-    build for the files kept)."""
-    used = {r.templates for r in fresh.outputs.values()}
-    used.update(entry.templates for entry in fresh.content.values())
-    for name in frozenset().union(*used):
-        try:
-            source, _, _ = env.loader.get_source(env, name)
-        except jinja2.TemplateNotFound:  # a layout looked for and not there
-            continue
-        if "thumbnail" in source:
-            return True
-    return False
+    """Whether a template that rendered this build's files or bodies calls ``thumbnail``."""
+    return templates_used_say(env, fresh, lambda source: "thumbnail" in source)
 
 
 def count_outputs(report: BuildReport, outputs: list[Output]) -> None:

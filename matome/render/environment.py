@@ -7,6 +7,7 @@ A site's own ``templates/`` overrides the default theme file by file. A site's
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
@@ -191,21 +192,12 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
     env.matome_formats = BUILTIN_FORMATS
     env.autoescape = lambda name: escapes(name, env.matome_formats)
     env.extend(undefined_names=names)
-    env.filters.update(
-        plainify=plainify,
-        humanize=humanize,
-        jsonify=jsonify,
-        date_format=date_format,
-        safe_html=Markup,
-        html_unescape=html.unescape,
-        truncate_words=truncate_text,
-        comment_time=comment_time,
-        xml_text=xml_text,
-        safe_url=safe_url,
-    )
-    env.globals.update(
-        date_format=date_format, plainify=plainify, humanize=humanize, jsonify=jsonify
-    )
+    both = {"plainify": plainify, "humanize": humanize, "jsonify": jsonify}
+    both["date_format"] = date_format
+    env.filters.update(both, safe_html=Markup, html_unescape=html.unescape)
+    env.filters.update(truncate_words=truncate_text, comment_time=comment_time)
+    env.filters.update(xml_text=xml_text, safe_url=safe_url)
+    env.globals.update(both)
     install_list_and_text_functions(env)
     return env
 
@@ -217,16 +209,25 @@ def use_formats(env: jinja2.Environment, formats: dict[str, OutputFormat]) -> No
 
 def install_list_and_text_functions(env: jinja2.Environment) -> None:
     """Hugo's collection and text functions Jinja has no built-in for, and ``math``."""
-    lists = dict(
-        where=where,
-        group_by_date=group_by_date,
-        uniq=uniq,
-        union=union,
-        intersect=intersect,
-        delimit=delimit,
-    )
+    lists = {f.__name__: f for f in (where, group_by_date, uniq, union, intersect, delimit)}
     env.filters.update(lists, replace_re=replace_re, find_re=find_re)
     env.globals.update(lists, printf=printf, math=MathFunctions())
+
+
+def templates_used_say(env: jinja2.Environment, cache, found: Callable[[str], object]) -> bool:
+    """Whether the source of a template that rendered a file or a body recorded in the
+    build cache ``cache`` satisfies ``found`` (the calls themselves happened in the
+    workers, or in an earlier build for what was kept)."""
+    used = {record.templates for record in cache.outputs.values()}
+    used.update(entry.templates for entry in cache.content.values())
+    for name in frozenset().union(*used):
+        try:
+            source, _, _ = env.loader.get_source(env, name)
+        except jinja2.TemplateNotFound:  # a layout looked for and not there
+            continue
+        if found(source):
+            return True
+    return False
 
 
 def template_error(exc: Exception, name: str = "") -> SourceError:

@@ -35,8 +35,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import jinja2
-
 from ..content.page import Resource
 from ..errors import SourceError
 from ..images.processing import (
@@ -47,6 +45,7 @@ from ..images.processing import (
     plan_image,
 )
 from ..images.thumbnails import decoded_size, glob_regex, site_assets, thumbnail_cache
+from .environment import templates_used_say
 from .plan import Output
 
 RESOURCE = "@resource"  # the read log's key of resource lookups, uses and publications
@@ -493,7 +492,9 @@ def published_outputs(
     written or kept file, or a page body, read (``cache``: the build's BuildCache, its
     reads as they are when every file is written). A path already planned (a static or
     bundle file) is not written twice. An error for each one that cannot be made."""
-    if not _templates_use_resources(env, cache):
+    # Most sites' templates never reach a resource, and then the build's reads (one per
+    # page attribute each file read) are not searched for published ones.
+    if not templates_used_say(env, cache, _USES_RESOURCES.search):
         return [], []
     pairs = cache.pairs
     ids = compress(range(len(pairs)), map(RESOURCE.__eq__, map(_KEY, pairs)))
@@ -525,22 +526,6 @@ def published_outputs(
 
 # What a template that reaches a resource says: ``resources``, or an image method.
 _USES_RESOURCES = re.compile(r"resources|resource\(|\.(?:resize|fit|fill|crop|process)\(")
-
-
-def _templates_use_resources(env: Any, cache: Any) -> bool:
-    """Whether a template that rendered a written or kept file, or a body, can reach a
-    resource (read from its source): most sites' never do, and then the build's reads
-    (one per page attribute each file read) are not searched for published ones."""
-    used = {record.templates for record in cache.outputs.values()}
-    used.update(entry.templates for entry in cache.content.values())
-    for name in frozenset().union(*used):
-        try:
-            source, _, _ = env.loader.get_source(env, name)
-        except jinja2.TemplateNotFound:  # a layout looked for and not there
-            continue
-        if _USES_RESOURCES.search(source):
-            return True
-    return False
 
 
 _KEY = itemgetter(0)

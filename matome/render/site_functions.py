@@ -147,32 +147,20 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
     def highlight(code: Any, lang: str = "", options: str = "") -> Markup:
         return Markup(markdown.highlight(str(code), str(lang), str(options or "")))
 
+    # Hugo's functions a template calls either way: ``x | f`` or ``f(x)``.
+    both = {
+        "markdownify": markdownify,
+        "abs_url": abs_url,
+        "rel_url": rel_url,
+        "urlize": urls.urlize_url,
+        "emojify": lambda text: Markup(emojify(str(text))),
+    }
     env.filters.update(
-        comment_html=comment_html,
-        render_string=render_string,
-        css_color=css_color,
-        markdownify=markdownify,
-        abs_url=abs_url,
-        rel_url=rel_url,
-        urlize=urls.urlize_url,
-        emojify=lambda text: Markup(emojify(str(text))),
+        both, comment_html=comment_html, render_string=render_string, css_color=css_color
     )
-    env.globals.update(
-        site=site,
-        emojify=lambda text: Markup(emojify(str(text))),
-        markdownify=markdownify,
-        abs_url=abs_url,
-        rel_url=rel_url,
-        urlize=urls.urlize_url,
-        ref=ref,
-        relref=relref,
-        partial=partial,
-        partial_cached=partial_cached,
-        get_page=get_page,
-        error=raise_error,
-        highlight=highlight,
-        thumbnail=functools.partial(thumbnail, site),
-    )
+    env.globals.update(both, site=site, ref=ref, relref=relref, get_page=get_page)
+    env.globals.update(partial=partial, partial_cached=partial_cached, error=raise_error)
+    env.globals.update(highlight=highlight, thumbnail=functools.partial(thumbnail, site))
     install_site_namespaces(env, site)
     install_resources(env, site)
     install_language_functions(env, site)
