@@ -57,6 +57,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -188,14 +189,15 @@ def edit_one_article(site: Path, n: int) -> None:
 
 
 def add_article(site: Path, n: int) -> None:
-    """A copy of the first article as a new one, dated after every other."""
+    """A copy of the first article as a new one, dated yesterday (the newest article)."""
     source = articles(site)[0]
     target = source.parent.with_name(f"{source.parent.name}_added{n}")
     shutil.copytree(source.parent, target)
     path = target / source.name
     text = path.read_text(encoding="utf-8")
     text = re.sub(r"^(title\s*=\s*)(['\"])", rf"\g<1>\g<2>追加{n} ", text, count=1, flags=re.M)
-    text = re.sub(r"^date\s*=.*$", f"date = '2030-01-01T00:00:{n:02d}'", text, count=1, flags=re.M)
+    day = (datetime.now() - timedelta(days=1)).strftime("%Y-%m-%d")
+    text = re.sub(r"^date\s*=.*$", f"date = '{day}T00:00:{n:02d}'", text, count=1, flags=re.M)
     path.write_text(text, encoding="utf-8")
 
 
