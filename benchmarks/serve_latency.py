@@ -51,6 +51,7 @@ from compare_paths import prepare_for_hugo, unpack  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 HEADING = "## matome serve: edit-to-reload latency"
 TOTAL = re.compile(r"Total in (\d+(?:\.\d+)?) ?ms")
+INDEXED = re.compile(r"Search index: \d+ articles indexed")
 READY = re.compile(r"Web Server is available at (http://\S+?)/? ")
 
 
@@ -104,6 +105,14 @@ class Server:
                     return float(m.group(1)), stamp
             time.sleep(0.005)
         raise RuntimeError("no rebuild reported:\n" + self.tail())
+
+    def wait_for(self, pattern: re.Pattern, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(pattern.search(line) for _, line in list(self.lines)):
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"no line {pattern.pattern!r}:\n" + self.tail())
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -301,6 +310,8 @@ def main() -> int:
         try:
             cold = first_page(matome, f"http://127.0.0.1:{matome_port}{page}", 1800)
             print(f"matome serve, cold: first page in {cold:.2f} s", flush=True)
+            if "enableSearch = true" in (site / "config/_default/params.toml").read_text():
+                matome.wait_for(INDEXED, 1800)  # the search index, made in the background
             matome.stop()  # it keeps its state for the next start
             warm = first_page(matome, f"http://127.0.0.1:{matome_port}{page}", 600)
             print(f"matome serve, cache present: first page in {warm:.2f} s", flush=True)

@@ -48,6 +48,8 @@ class LiveSearch:
                 update = update_index(pages, staging, self.root, self.state, self.workers)
                 _move_into(staging, self.root)
                 update.publish(self.root)
+                if update.indexed:  # the author knows when search finds what they wrote
+                    print(f"Search index: {update.indexed} articles indexed", flush=True)
             # (OSError: the served folder is gone, serve is stopping, or the disk is full.)
             except (PagefindError, OSError) as e:
                 print(f"params.enableSearch:0:0: error: {e}", file=sys.stderr, flush=True)
