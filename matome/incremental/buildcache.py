@@ -204,15 +204,36 @@ def _digest(path: str, stamp: tuple[int, int] | None) -> bytes | None:
     return digest if (stat.st_size, stat.st_mtime_ns) == stamp else MOVING
 
 
-def files_unchanged(destination: Path, files: dict[str, tuple[int, int]]) -> bool:
-    for path, stamp in files.items():
-        try:
-            stat = os.stat(destination / path)
-        except OSError:
-            return False
-        if (stat.st_size, stat.st_mtime_ns) != stamp:
-            return False
-    return True
+def files_unchanged(destination: Path, files: dict[str, tuple[int, int]], only: bool) -> bool:
+    """Whether each of ``files`` is in ``destination`` with its size and modification
+    time; with ``only``, and no other file is there (one walk does both)."""
+    if not only:
+        base = f"{destination}{os.sep}"
+        for path, stamp in files.items():
+            try:
+                stat = os.stat(base + path)
+            except OSError:
+                return False
+            if (stat.st_size, stat.st_mtime_ns) != stamp:
+                return False
+        return True
+    found = 0
+    folders = [(str(destination), "")]
+    while folders:  # os.scandir: a site has a folder per page, os.walk's work per folder adds up
+        folder, prefix = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append((entry.path, f"{prefix}{entry.name}/"))
+                    continue
+                stamp = files.get(prefix + entry.name)
+                if stamp is None:
+                    return False
+                stat = entry.stat()
+                if (stat.st_size, stat.st_mtime_ns) != stamp:
+                    return False
+                found += 1
+    return found == len(files)
 
 
 # --- what a cache entry depends on --------------------------------------------------

@@ -132,6 +132,5 @@ def nothing_changed(changes: Changes, store: DiskStore, clean: bool) -> bool:
         return False
     if not store.check_published:
         return True
-    if clean and sum(len(f) for _, _, f in os.walk(changes.destination)) != len(last.files):
-        return False  # files the last build did not write are there to be cleaned
-    return buildcache.files_unchanged(changes.destination, last.files)
+    # With ``clean``, files the last run did not write are there to be removed.
+    return buildcache.files_unchanged(changes.destination, last.files, only=clean)
