@@ -222,3 +222,28 @@ def test_plain_text_cjk_matches_hugo(tmp_path):
     bodies = {k: PLAIN_BODIES[k] for k in ("br_splits_words", "comment_cards", "title_textarea")}
     hugo = _compare_plain(tmp_path, config, bodies)
     assert hugo["br_splits_words"]["words"] > len(hugo["br_splits_words"]["plain_words"])
+
+
+def test_plain_text_around_block_shortcodes_matches_hugo(tmp_path):
+    """A shortcode alone in its paragraph: its output, then the paragraph's line break (a
+    space in ``.Plain`` before the next paragraph, as the real blog's article lists have)."""
+    bodies = {
+        "between": "前の文。\n\n{{< block >}}\n\n後の文。\n",
+        "at_the_end": "前の文。\n\n{{< block >}}\n",
+        "in_a_row": "{{< block >}}\n\n\n{{< block >}}\n\n- 項目\n",
+        "inline": "前の文\n{{< block >}}\n後の文。\n",
+    }
+    root = tmp_path / "site"
+    _site(root, "", bodies)
+    for kind, template in (("layouts", PLAIN_PROBE_HUGO), ("templates", PLAIN_PROBE_MATOME)):
+        (root / kind / "_default" / "list.html").write_text(template, encoding="utf-8")
+        (root / kind / "shortcodes").mkdir()
+        (root / kind / "shortcodes" / "block.html").write_text(
+            "<ul><li>一つ目</li><li>二つ目</li></ul>", encoding="utf-8"
+        )
+    hugo_out, matome_out = build_both(root, tmp_path)
+    hugo = _probed(hugo_out / "posts" / "index.html")
+    ours = _probed(matome_out / "posts" / "index.html")
+    assert sorted(hugo) == sorted(bodies)
+    assert ours == hugo
+    assert "二つ目 後の文。" in hugo["between"]["plain"]

@@ -320,23 +320,27 @@ def _put_back_into(parts: list[str], html: str, outputs: list[str]) -> None:
                 _outputs_into(parts, token[12:-4], outputs)
             continue
         text = m.group(0)
-        # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
+        # Only a placeholder that is its paragraph's whole content loses the <p> wrapper;
+        # the line break after the paragraph stays after the output, as in Hugo (and a run
+        # of such paragraphs merged into one placeholder has one after each output).
         whole = text.startswith("<p>") and text.rstrip("\n").endswith("</p>")
         if not whole and text.startswith("<p>"):
             parts.append("<p>")
-        _outputs_into(parts, m.group(2), outputs)
+        _outputs_into(parts, m.group(2), outputs, "\n" if whole and text[-1] == "\n" else "")
         if not whole:
             parts.append(text[text.index("HBHB") + 4 :])
     parts.append(html[pos:])
 
 
-def _outputs_into(parts: list[str], numbers: str, outputs: list[str]) -> None:
+def _outputs_into(parts: list[str], numbers: str, outputs: list[str], after: str = "") -> None:
     for n in numbers.split("x"):
         out = outputs[int(n)]
         if "HAHAMATOMESC" in out:  # an output may hold the placeholders of calls nested in it
             _put_back_into(parts, out, outputs)
         else:
             parts.append(out)
+        if after:
+            parts.append(after)
 
 
 # Words that are most likely markup, which Hugo's summary does not count: a lone tag, an
