@@ -21,7 +21,7 @@ from ..content.words import cjk_word_weight, reading_time, strip_html, word_coun
 from ..errors import SourceError
 from ..render.jinja_internals import render_in_context
 from .comment_card import native_renderer
-from .markdown import MarkdownRenderer, RenderedMarkdown
+from .markdown import MarkdownError, MarkdownRenderer, RenderedMarkdown
 from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
 from .summary_divider import cut_at_divider, mark_divider
 
@@ -136,7 +136,10 @@ class ContentRenderer:
         )
         outputs: list[str] = []
         source, divided = mark_divider(self._expand(nodes, page, None, outputs, path))
-        rendered = render_markdown(self.markdown, merge_placeholder_runs(source))
+        try:
+            rendered = render_markdown(self.markdown, merge_placeholder_runs(source))
+        except MarkdownError as e:
+            raise SourceError(path, page.body_line - 1 + e.line, e.column, e.message) from None
         html = _put_back(rendered.html, outputs)
         cut = cut_at_divider(html) if divided else None
         if cut is not None:

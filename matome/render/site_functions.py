@@ -145,7 +145,10 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         return Markup(render_markdown(markdown, merge_placeholder_runs(str(text))).html)
 
     def highlight(code: Any, lang: str = "", options: str = "") -> Markup:
-        return Markup(markdown.highlight(str(code), str(lang), str(options or "")))
+        try:
+            return Markup(markdown.highlight(str(code), str(lang), str(options or "")))
+        except ValueError as e:  # an option Hugo refuses: reported at the call
+            raise ShortcodeProblem(str(e)) from None
 
     env.filters.update(
         comment_html=comment_html,

@@ -31,12 +31,14 @@ output with the real ``hugo`` binary. What does not match, on purpose:
 * A few Goldmark parser quirks found by fuzzing are not reproduced; the tests list them.
 """
 
+from .errors import MarkdownError
 from .fastpath import plain_line
 from .headings import Heading, anchorize, heading_id
 from .renderer import MarkdownRenderer, RenderedMarkdown, trim_short_html
 
 __all__ = [
     "Heading",
+    "MarkdownError",
     "MarkdownRenderer",
     "RenderedMarkdown",
     "anchorize",

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
+from .attributes import attribute_text
 from .emoji import emoji_entities
-from .highlight import Highlighter, fence_language
+from .errors import MarkdownError
+from .highlight import FenceAttributeError, Highlighter, fence_language
+from .highlight_options import OptionError
 from .library_internals import Token, escapeHtml
 from .rawhtml import OMITTED, html_block_has_closure, is_comment
 from .settings import Settings
@@ -39,6 +42,12 @@ def _image_alt(children: list[Token] | None) -> str:
         elif token.type == "gm_autolink":
             out.append(escapeHtml(token.content))
     return "".join(out)
+
+
+def _info_column(env: dict, line: int, info: str) -> int:
+    """Where a fence's info string starts on its source line (from 0)."""
+    lines = env.get("_source", "").split("\n")
+    return max(lines[line].find(info), 0) if line < len(lines) else 0
 
 
 class RenderRules:
@@ -152,7 +161,7 @@ class RenderRules:
         token = tokens[idx]
         attrs = token.meta.get("attrs", [])
         rendered = "".join(
-            f' {name}="{_attr_value(value)}"'
+            f' {name}="{_attr_value(attribute_text(value))}"'
             for name, value in attrs
             if not name.lower().startswith("on")
         )
@@ -166,12 +175,13 @@ class RenderRules:
 
     def r_fence(self, r, tokens, idx, env):
         token = tokens[idx]
-        if not self.s.code_fences:
+        if not self.s.highlight.code_fences:
             lang = fence_language(token.info)
             css = f' class="language-{escapeHtml(lang)}"' if lang else ""
             return f"<pre><code{css}>{escapeHtml(token.content)}</code></pre>\n"
         ordinal = env["_fences"] = env.get("_fences", -1) + 1
         info = token.info
+        line = token.map[0] if token.map else 0
         if (
             len(info) == 1
             and info.isascii()
@@ -179,7 +189,14 @@ class RenderRules:
             and token.map[0] == env.get("_last_line")
         ):
             info = ""  # Goldmark drops a one-byte info string that ends the source
-        return self.highlighter.block(token.content, info, ordinal)
+        try:
+            return self.highlighter.fence(token.content, info, ordinal)
+        except FenceAttributeError as e:
+            raise MarkdownError(
+                line + 1, _info_column(env, line, info) + e.column + 1, str(e)
+            ) from None
+        except OptionError as e:
+            raise MarkdownError(line + 1, _info_column(env, line, info) + 1, str(e)) from None
 
     # tables, laid out like Hugo's embedded table template
     def r_table_open(self, r, tokens, idx, env):

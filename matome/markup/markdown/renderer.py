@@ -10,12 +10,17 @@ get Hugo's IDs and table-of-contents titles as a page is rendered.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from ...config_types import key_position
+from ...errors import SourceError
+from .attributes import attribute_text
 from .chars import GO_SPACE
 from .fastpath import FastPath, plain_line
 from .headings import Heading, heading_id, plain_text, reserve_id
 from .highlight import Highlighter
+from .highlight_options import OptionError
 from .library_internals import Token
 from .parser import build_parser
 from .render_rules import RenderRules
@@ -45,12 +50,23 @@ def trim_short_html(markup: str) -> str:
 class MarkdownRenderer:
     """Hugo-compatible Markdown rendering for one site configuration."""
 
-    def __init__(self, markup: dict | None, enable_emoji: bool = False):
-        self.settings = read_settings(markup, enable_emoji)
+    def __init__(self, markup: dict | None, enable_emoji: bool = False, legacy: dict | None = None):
+        self.settings = read_settings(markup, enable_emoji, legacy)
         self._md = build_parser(self.settings)
-        self._highlighter = Highlighter(self.settings)
+        self._highlighter = Highlighter(self.settings.highlight)
         RenderRules(self.settings, self._highlighter).install(self._md)
         self._fast = FastPath(self.settings)
+
+    @classmethod
+    def for_site(cls, config) -> MarkdownRenderer:
+        """The renderer of a site's configuration; a ``markup.highlight`` value Hugo
+        refuses is an error at its key."""
+        try:
+            return cls(config.markup, config.enable_emoji, legacy=config.raw)
+        except OptionError as e:
+            file = next((Path(f) for f in config.files if Path(f).is_file()), None)
+            line, col = key_position(file, ["highlight"]) if file else (1, 1)
+            raise SourceError(str(file or "config"), line, col, f"markup.highlight: {e}") from None
 
     def render(self, text: str) -> RenderedMarkdown:
         """Render a page body: HTML plus the headings (with their IDs) for the TOC."""
@@ -68,7 +84,10 @@ class MarkdownRenderer:
 
     def render_parsed(self, text: str) -> RenderedMarkdown:
         """``render`` through markdown-it, with no fast path."""
-        env: dict[str, Any] = {"_last_line": -1 if text.endswith("\n") else text.count("\n")}
+        env: dict[str, Any] = {
+            "_last_line": -1 if text.endswith("\n") else text.count("\n"),
+            "_source": text,  # for the place of an error
+        }
         tokens = self._md.parse(text, env)
         headings = self._headings(tokens, env)
         return RenderedMarkdown(self._md.renderer.render(tokens, self._md.options, env), headings)
@@ -98,7 +117,7 @@ class MarkdownRenderer:
                 continue
             children = tokens[i + 1].children or []
             attrs = token.meta.setdefault("attrs", [])
-            anchor = next((v for k, v in attrs if k == "id"), None)
+            anchor = next((attribute_text(v) for k, v in attrs if k == "id"), None)
             if anchor is not None:
                 reserve_id(seen, anchor)
             elif self.settings.auto_heading_id:

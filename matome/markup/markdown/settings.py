@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .highlight_options import HighlightConfig, site_config
+
 _TYPOGRAPHER_KEYS = {
     "leftsinglequote": "&lsquo;",
     "rightsinglequote": "&rsquo;",
@@ -45,15 +47,7 @@ class Settings:
     id_type: str = "github"
     attribute_title: bool = True
     emoji: bool = False
-    code_fences: bool = True
-    no_classes: bool = True
-    style: str = "monokai"
-    line_nos: Any = False
-    line_numbers_in_table: bool = True
-    line_no_start: int = 1
-    tab_width: int = 4
-    guess_syntax: bool = False
-    wrapper_class: str = "highlight"
+    highlight: HighlightConfig = field(default_factory=HighlightConfig)
     toc_start: int = 2
     toc_end: int = 3
     toc_ordered: bool = False
@@ -74,7 +68,8 @@ def _get(tree: dict, path: str, default: Any) -> Any:
     return node
 
 
-def read_settings(markup: dict | None, enable_emoji: bool) -> Settings:
+def read_settings(markup: dict | None, enable_emoji: bool, legacy: dict | None = None) -> Settings:
+    """``legacy``: the site config's top-level keys, for the ``pygments*`` ones."""
     m = _lower_keys(markup or {})
     ext = _get(m, "goldmark.extensions", {})
     return Settings(
@@ -94,15 +89,7 @@ def read_settings(markup: dict | None, enable_emoji: bool) -> Settings:
         id_type=str(_get(m, "goldmark.parser.autoheadingidtype", "github")).lower(),
         attribute_title=_attribute_title(_get(m, "goldmark.parser.attribute", True)),
         emoji=bool(enable_emoji),
-        code_fences=bool(_get(m, "highlight.codefences", True)),
-        no_classes=bool(_get(m, "highlight.noclasses", True)),
-        style=str(_get(m, "highlight.style", "monokai")),
-        line_nos=_get(m, "highlight.linenos", False),
-        line_numbers_in_table=bool(_get(m, "highlight.linenumbersintable", True)),
-        line_no_start=int(_get(m, "highlight.linenostart", 1)),
-        tab_width=int(_get(m, "highlight.tabwidth", 4)),
-        guess_syntax=bool(_get(m, "highlight.guesssyntax", False)),
-        wrapper_class=str(_get(m, "highlight.wrapperclass", "highlight")),
+        highlight=site_config(_get(m, "highlight", {}), _lower_keys(legacy or {})),
         toc_start=int(_get(m, "tableofcontents.startlevel", 2)),
         toc_end=int(_get(m, "tableofcontents.endlevel", 3)),
         toc_ordered=bool(_get(m, "tableofcontents.ordered", False)),
