@@ -307,3 +307,215 @@ def test_the_legacy_pygments_keys_are_read_not_reported_unused(tmp_path):
     assert "pygments" not in done.stderr
     page = (tmp_path / "out" / "a" / "index.html").read_text()
     assert '<span class="ln">1</span>' in page
+
+
+# --- Goldmark settings real sites use ------------------------------------------------------
+
+BLOCKS: dict[str, str] = {
+    "attr_paragraph": 'A paragraph.\n{.note #p1 data-x="y<z" onclick="bad" title="T"}\n',
+    "attr_solitary": "Para two.\n\n{.solitary}\n",
+    "attr_list": "- item\n- item\n{.list start=3}\n",
+    "attr_blockquote": '> quote\n{cite="https://x"}\n',
+    "attr_table": "| a | b |\n|---|---|\n| 1 | 2 |\n{.tbl data-n=5}\n",
+    "attr_after_fence": "```go\nx\n```\n{.ignored}\n",
+    "attr_heading_block": "## Heading\n{.hc}\n",
+    "attr_heading_both": "## Heading {.t}\n{.b}\n",
+    "attr_hr": "---\n{.hr}\n",
+    "attr_trailing_text": "{.a} trailing text\n",
+    "attr_twice": "Para\n{.x}\n{.y}\n\nPara\n{.x}\n{#y}\n",
+    "attr_inline_markup": "Para **bold**\n{.z}\n",
+    "attr_not_attributes": "Para\n{not attributes}\n\n{#}\n",
+    "attr_ordered_list": "1. one\n2. two\n{#ol}\n",
+    "attr_setext": "Title\n===\n{.s}\n",
+    "attr_nested_quote": "> inner\n> {.q}\n",
+    "attr_heading_title": "## Styled {.fancy #sid data-n=2}\n",
+    "extras": "H~2~O 1^st^ ++ins++ ==mark== ~~del~~ a~b ^c ==x == ++ y++\n",
+    "extras_nested": "==*em* and ++ins++== ~~a~~\n",
+    "extras_edges": "x^-1^ ~~~a~~~ ==a= +a+ ~~a~ ^a^^ 2^10 日本==強調==です **b ==m==** a^b^c\n"
+    "~~~\n\n=== ++ ^^x^^ ~~~~ a==b==c ==a\nb== ^(a)^\n",
+    "passthrough": "$$\nx^2\n$$\n\nInline \\(a_b\\) and $c*d$ and \\[ y \\] here.\n\n\\[\nz\n\\]\n",
+    "passthrough_edges": "- item $$a<b$$ tail\n- x\n\ntext\n$$\ny\n$$\nmore\n\nopen \\( only and \\\\$x$ and "
+    "$$ $$ and $a\nb$\n\n## Euler $e^{i\\pi}$\n\n`$code$` [a $b$](/u) *$x*$*\n\n$$z$$\n{.eq}\n",
+    "passthrough_escaped": "Not \\\\(x\\\\) and `\\(code\\)`.\n",
+    "cjk_breaks": "日本語の\n文章です。\nEnglish\nwords 日本\n語\n",
+    "cjk_edges": "日本語\n**強調**\n\n**強調**\n日本\n\n日本！\n次\n\n한국어\n문장\n\nword\n日本\n\n"
+    "「引用」\n次\n\nカタカナー\nひらがな\n\n`code`\n日本\n\n日本,\n語\n\nＡＢＣ\nＤ\n",
+    "cjk_escaped_space": "日本\\ 語 と English\\ word\n",
+    "cjk_emphasis": "**「強調」**です と*日本*語\n",
+    "image_alone": "![a](/a.png)\n\nText ![b](/b.png)\n\n[![c](/c.png)](/x)\n",
+    "image_alone_attrs": '![a](/a.png)\n{.wide width=300 loading="lazy" data-x="1"}\n',
+    "image_in_list": '- ![a](/a.png)\n- ![b](/b.png "T")\n\n> ![q](/q.png)\n',
+    "deflist_continuation": "Term\n: First line.\n\n  Second paragraph.\n",
+    "deflist_continuation_code": "Term\n: First.\n\n      code\n\n  More.\n\nOther\n: Def\n",
+    "deflist_paragraphs": "Term\n: P1\n\n  P2\n\n  P3\n\nT2\n: Q1\n  lazy\n\n  Q2\n: R1\n\n"
+    "T3\n\n: S1\n\n  S2\n",
+    "deflist_terms": "Apple\n: Red fruit.\n\nOrange Juice\n: Drink.\n\nApple\n: Again.\n",
+    "typographer": "\"Quote\" and 'single' -- dash --- em... <<angle>>\n",
+    "hard_wraps": "line one\nline two\n",
+    "xhtml": "a  \nb\n\n---\n\n![i](/i.png)\n\n- [x] done\n",
+}
+
+GOLDMARK_CONFIGS: dict[str, tuple[dict, list[str]]] = {
+    "block_attributes": (
+        {"markup": {"goldmark": {"parser": {"attribute": {"block": True}}}}},
+        [k for k in BLOCKS if k.startswith("attr_")] + ["image_alone_attrs"],
+    ),
+    "no_title_attributes": (
+        {"markup": {"goldmark": {"parser": {"attribute": {"title": False}}}}},
+        ["attr_heading_title", "attr_paragraph"],
+    ),
+    "extras": (
+        {
+            "markup": {
+                "goldmark": {
+                    "extensions": {
+                        "strikethrough": False,
+                        "extras": {
+                            "delete": {"enable": True},
+                            "insert": {"enable": True},
+                            "mark": {"enable": True},
+                            "subscript": {"enable": True},
+                            "superscript": {"enable": True},
+                        },
+                    }
+                }
+            }
+        },
+        ["extras", "extras_nested", "extras_edges"],
+    ),
+    "extras_with_strikethrough": (
+        {"markup": {"goldmark": {"extensions": {"extras": {"subscript": {"enable": True}}}}}},
+        ["extras", "extras_edges"],
+    ),
+    "extras_some": (
+        {
+            "markup": {
+                "goldmark": {
+                    "extensions": {
+                        "extras": {"mark": {"enable": True}, "superscript": {"enable": True}}
+                    }
+                }
+            }
+        },
+        ["extras", "extras_nested", "extras_edges"],
+    ),
+    "passthrough": (
+        {
+            "markup": {
+                "goldmark": {
+                    "extensions": {
+                        "passthrough": {
+                            "enable": True,
+                            "delimiters": {
+                                "block": [["\\[", "\\]"], ["$$", "$$"]],
+                                "inline": [["\\(", "\\)"], ["$", "$"]],
+                            },
+                        }
+                    }
+                }
+            }
+        },
+        ["passthrough", "passthrough_escaped", "passthrough_edges"],
+    ),
+    "cjk": (
+        {
+            "markup": {
+                "goldmark": {
+                    "extensions": {
+                        "cjk": {"enable": True, "eastAsianLineBreaks": True, "escapedSpace": True}
+                    }
+                }
+            }
+        },
+        ["cjk_breaks", "cjk_escaped_space", "cjk_emphasis", "cjk_edges"],
+    ),
+    "cjk_css3draft": (
+        {
+            "markup": {
+                "goldmark": {
+                    "extensions": {
+                        "cjk": {
+                            "enable": True,
+                            "eastAsianLineBreaks": True,
+                            "eastAsianLineBreaksStyle": "css3draft",
+                        }
+                    }
+                }
+            }
+        },
+        ["cjk_breaks", "cjk_escaped_space", "cjk_edges"],
+    ),
+    "cjk_off_by_default": (
+        {"markup": {"goldmark": {"extensions": {"cjk": {"eastAsianLineBreaks": True}}}}},
+        ["cjk_breaks"],
+    ),
+    "images_unwrapped": (
+        {
+            "markup": {
+                "goldmark": {
+                    "parser": {
+                        "wrapStandAloneImageWithinParagraph": False,
+                        "attribute": {"block": True},
+                    }
+                }
+            }
+        },
+        ["image_alone", "image_alone_attrs", "image_in_list"],
+    ),
+    "deflists": (
+        {"markup": {"goldmark": {"parser": {"autoDefinitionTermID": True}}}},
+        [
+            "deflist_continuation",
+            "deflist_continuation_code",
+            "deflist_terms",
+            "deflist_paragraphs",
+        ],
+    ),
+    "defaults": (
+        {},
+        ["deflist_continuation", "deflist_continuation_code", "deflist_paragraphs", "typographer"],
+    ),
+    "typographer_settings": (
+        {
+            "markup": {
+                "goldmark": {
+                    "extensions": {
+                        "typographer": {
+                            "leftDoubleQuote": "&laquo;",
+                            "rightDoubleQuote": "&raquo;",
+                            "emDash": "&#8212;",
+                            "ellipsis": "...",
+                        }
+                    }
+                }
+            }
+        },
+        ["typographer"],
+    ),
+    "renderer": (
+        {"markup": {"goldmark": {"renderer": {"hardWraps": True, "xhtml": True}}}},
+        ["hard_wraps", "xhtml", "cjk_breaks"],
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def hugo_blocks(tmp_path_factory) -> dict[str, dict[str, str]]:
+    return {
+        name: run_hugo(
+            tmp_path_factory.mktemp(name), config, content={c: BLOCKS[c] for c in cases}
+        )["content"]
+        for name, (config, cases) in GOLDMARK_CONFIGS.items()
+    }
+
+
+def _goldmark_params():
+    for name, (_, cases) in GOLDMARK_CONFIGS.items():
+        for case in cases:
+            yield pytest.param(name, case, id=f"{name}-{case}")
+
+
+@pytest.mark.parametrize(("config", "case"), list(_goldmark_params()))
+def test_goldmark_setting_matches_hugo(hugo_blocks, config, case):
+    ours = _renderer(GOLDMARK_CONFIGS[config][0]).render(BLOCKS[case]).html
+    assert normalize_html(ours) == normalize_html(hugo_blocks[config][case])

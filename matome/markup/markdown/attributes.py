@@ -150,6 +150,8 @@ def attribute_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return go_float(value)
+    if isinstance(value, int):
+        return str(value)
     return ""
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 
 from .attributes import attribute_text
+from .block_attributes import filter_attributes
+from .cjk import soft_break
 from .emoji import emoji_entities
 from .errors import MarkdownError
 from .highlight import FenceAttributeError, Highlighter, fence_language
@@ -20,7 +22,7 @@ from .highlight_options import OptionError
 from .library_internals import Token, escapeHtml
 from .rawhtml import OMITTED, html_block_has_closure, is_comment
 from .settings import Settings
-from .urls import safe_href
+from .urls import safe_href, url_escape
 
 
 def _attr_value(value: str) -> str:
@@ -42,6 +44,10 @@ def _image_alt(children: list[Token] | None) -> str:
         elif token.type == "gm_autolink":
             out.append(escapeHtml(token.content))
     return "".join(out)
+
+
+def _html_attrs(attrs) -> str:
+    return "".join(f' {name}="{escapeHtml(str(value))}"' for name, value in attrs)
 
 
 def _info_column(env: dict, line: int, info: str) -> int:
@@ -68,6 +74,7 @@ class RenderRules:
             "hr",
             "heading_open",
             "footnote_block_open",
+            "passthrough_block",
         ]
     )
 
@@ -108,7 +115,11 @@ class RenderRules:
         return tokens[idx].content
 
     def r_softbreak(self, r, tokens, idx, env):
-        return self._br() if self.s.hard_wraps else "\n"
+        if self.s.hard_wraps:
+            return self._br()
+        if self.s.cjk_line_breaks:
+            return soft_break(tokens, idx, self.s.cjk_line_breaks)
+        return "\n"
 
     def r_hardbreak(self, r, tokens, idx, env):
         return self._br()
@@ -133,10 +144,17 @@ class RenderRules:
     def r_s_close(self, r, tokens, idx, env):
         return "</del>"
 
+    # passthrough: written as it is
+    def r_passthrough_inline(self, r, tokens, idx, env):
+        return tokens[idx].content
+
+    def r_passthrough_block(self, r, tokens, idx, env):
+        return tokens[idx].content
+
     # links and images
     def r_link_open(self, r, tokens, idx, env):
         token = tokens[idx]
-        out = f'<a href="{safe_href(token.attrGet("href") or "", self.s.unsafe)}"'
+        out = f'<a href="{safe_href(url_escape(token.attrGet("href") or ""), self.s.unsafe)}"'
         title = token.attrGet("title")
         if title is not None:
             out += f' title="{_attr_value(title)}"'
@@ -149,11 +167,13 @@ class RenderRules:
 
     def r_image(self, r, tokens, idx, env):
         token = tokens[idx]
-        src = safe_href(token.attrGet("src") or "", self.s.unsafe)
+        src = safe_href(url_escape(token.attrGet("src") or ""), self.s.unsafe)
         out = f'<img src="{src}" alt="{_image_alt(token.children)}"'
         title = token.attrGet("title")
         if title is not None:
             out += f' title="{_attr_value(title)}"'
+        if token.meta and token.meta.get("attrs"):  # an unwrapped image's paragraph's
+            out += _html_attrs(filter_attributes(token.meta["attrs"], "img"))
         return out + (" />" if self.s.xhtml else ">")
 
     # blocks
@@ -168,7 +188,8 @@ class RenderRules:
         return f"<{token.tag}{rendered}>"
 
     def r_hr(self, r, tokens, idx, env):
-        return "<hr />\n" if self.s.xhtml else "<hr>\n"
+        attrs = _html_attrs(tokens[idx].attrs.items()) if tokens[idx].attrs else ""
+        return f"<hr{attrs} />\n" if self.s.xhtml else f"<hr{attrs}>\n"
 
     def r_code_block(self, r, tokens, idx, env):
         return f"<pre><code>{escapeHtml(tokens[idx].content)}</code></pre>\n"
@@ -200,7 +221,8 @@ class RenderRules:
 
     # tables, laid out like Hugo's embedded table template
     def r_table_open(self, r, tokens, idx, env):
-        return "<table>\n"
+        attrs = sorted((k, v) for k, v in tokens[idx].attrs.items() if v)
+        return f"<table{_html_attrs(attrs)}>\n"
 
     def r_table_close(self, r, tokens, idx, env):
         return "</table>\n"

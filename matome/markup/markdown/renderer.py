@@ -110,9 +110,17 @@ class MarkdownRenderer:
         return toc_html(headings, self.settings)
 
     def _headings(self, tokens: list[Token], env: dict) -> list[Heading]:
+        """Give headings (and definition terms, with ``autoDefinitionTermID``) their IDs
+        in document order, as Hugo's transformer does; return the headings."""
         seen: dict[str, int] = {}
         found = []
+        term_ids = self.settings.auto_definition_term_id
         for i, token in enumerate(tokens):
+            if token.type == "dt_open" and term_ids:
+                text = plain_text(tokens[i + 1].children or [])
+                if text:
+                    token.attrs["id"] = heading_id(text, self.settings.id_type, seen)
+                continue
             if token.type != "heading_open":
                 continue
             children = tokens[i + 1].children or []
@@ -125,6 +133,9 @@ class MarkdownRenderer:
                 if text:  # Hugo gives an empty heading no ID at all
                     anchor = heading_id(text, self.settings.id_type, seen)
                     attrs.append(("id", anchor))
+            if "block_attrs" in token.meta:  # after the heading's own and its ID
+                names = {name for name, _ in attrs}
+                attrs.extend(a for a in token.meta.pop("block_attrs") if a[0] not in names)
             title = self._md.renderer.renderInline(children, self._md.options, env)
             found.append(Heading(int(token.tag[1]), toc_title(title), anchor or ""))
         return found
