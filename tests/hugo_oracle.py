@@ -64,6 +64,7 @@ def run_hugo(
     content: Mapping[str, str] | None = None,
     markdownify: Mapping[str, str] | None = None,
     toc: Mapping[str, str] | None = None,
+    layouts: Mapping[str, str] | None = None,
 ) -> dict[str, dict[str, str]]:
     """Render every case in one Hugo build and return ``{mode: {case: html}}``.
 
@@ -71,10 +72,15 @@ def run_hugo(
     ``.TableOfContents`` is returned, ``markdownify`` cases are strings piped through
     ``markdownify`` from front matter. ``config`` is Hugo's site config as a dict
     (for example ``{"markup": {"goldmark": {"renderer": {"unsafe": True}}}}``).
+    ``layouts`` are more template files, by path under ``layouts/`` (render hooks:
+    ``{"_markup/render-link.html": "..."}``).
     """
     groups = {"content": content or {}, "markdownify": markdownify or {}, "toc": toc or {}}
     site = Path(workdir).resolve() / "site"
     index = _write_site(site, config or {}, groups)
+    for name, text in (layouts or {}).items():
+        (site / "layouts" / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / "layouts" / name).write_text(text, encoding="utf-8")
     _build(site)
     return _read_results(site, index)
 

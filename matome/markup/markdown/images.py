@@ -1,8 +1,11 @@
 """Images alone in a paragraph (``markup.goldmark.parser.wrapStandAloneImageWithinParagraph``).
 
-Hugo marks an image that is its paragraph's only content as a block image (render hooks
-see ``is_block``) and, with the setting off, writes it in place of the paragraph, with the
-paragraph's attributes.
+With the setting off, Hugo writes an image that is its paragraph's only content in place
+of the paragraph, with the paragraph's attributes and nothing around it: the paragraph's
+tokens become ``unwrapped_paragraph_open``/``_close``, which write nothing (hidden ones
+would also drop the newline after a ``<blockquote>``, and add one before the next block).
+Render hooks see an image that is its parent's only child (a paragraph's or a link's) as
+``is_block``.
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ def standalone_images_core(state) -> None:
                 continue
             child.meta["is_block"] = True
             paragraph = tokens[i - 1]
+            # A tight list item's text is no paragraph in Goldmark: it stays as it is.
             if len(children) == 1 and paragraph.type == "paragraph_open" and not paragraph.hidden:
-                # Written in place of the paragraph, with its attributes (a tight list
-                # item's text is no paragraph in Goldmark).
-                paragraph.hidden = tokens[i + 1].hidden = True
+                paragraph.type = "unwrapped_paragraph_open"
+                tokens[i + 1].type = "unwrapped_paragraph_close"
                 child.meta["attrs"] = paragraph.meta.get("block_attrs", [])

@@ -19,6 +19,7 @@ from .emoji import emoji_entities
 from .errors import MarkdownError
 from .highlight import FenceAttributeError, Highlighter, fence_language
 from .highlight_options import OptionError
+from .hooks import RenderHooks, hook_attributes, text_content
 from .library_internals import Token, escapeHtml
 from .rawhtml import OMITTED, html_block_has_closure, is_comment
 from .settings import Settings
@@ -75,10 +76,12 @@ class RenderRules:
             "heading_open",
             "footnote_block_open",
             "passthrough_block",
+            "hooked_heading",
         ]
     )
 
     def install(self, md: MarkdownIt) -> None:
+        self._options = md.options  # for the text of hooked links, images and headings
         for name in dir(self):
             if name.startswith("r_"):
                 method = getattr(self, name)
@@ -160,13 +163,36 @@ class RenderRules:
             out += f' title="{_attr_value(title)}"'
         return out + ">"
 
+    def r_hooked_link(self, r, tokens, idx, env):
+        token = tokens[idx]
+        children = token.children or []
+        context = {
+            "destination": token.attrGet("href") or "",
+            "title": token.attrGet("title") or "",
+            "text": r.renderInline(children, self._options, env),
+            "plain_text": text_content(children),
+        }
+        return env["_hooks"].call("link", context)
+
     def r_gm_autolink(self, r, tokens, idx, env):
         token = tokens[idx]
+        hooks: RenderHooks | None = env.get("_hooks")
+        if hooks is not None and "link" in hooks.kinds:
+            context = {
+                "destination": token.attrGet("href") or "",
+                "title": "",
+                "text": escapeHtml(token.content),
+                "plain_text": token.content,
+            }
+            return hooks.call("link", context)
         href = safe_href(token.attrGet("href") or "", self.s.unsafe)
         return f'<a href="{href}">{escapeHtml(token.content)}</a>'
 
     def r_image(self, r, tokens, idx, env):
         token = tokens[idx]
+        hooks: RenderHooks | None = env.get("_hooks")
+        if hooks is not None and "image" in hooks.kinds:
+            return self._hooked_image(r, token, env, hooks)
         src = safe_href(url_escape(token.attrGet("src") or ""), self.s.unsafe)
         out = f'<img src="{src}" alt="{_image_alt(token.children)}"'
         title = token.attrGet("title")
@@ -176,7 +202,41 @@ class RenderRules:
             out += _html_attrs(filter_attributes(token.meta["attrs"], "img"))
         return out + (" />" if self.s.xhtml else ">")
 
+    def _hooked_image(self, r, token: Token, env: dict, hooks: RenderHooks) -> str:
+        children = token.children or []
+        is_block = bool(token.meta and token.meta.get("is_block"))
+        ordinal = env["_images"] = env.get("_images", -1) + 1  # Hugo counts them per page
+        context = {
+            "destination": token.attrGet("src") or "",
+            "title": token.attrGet("title") or "",
+            "text": r.renderInline(children, self._options, env),
+            "plain_text": text_content(children),
+            "ordinal": ordinal,
+            "is_block": is_block,
+            "attributes": hook_attributes(token.meta.get("attrs", [])) if is_block else {},
+        }
+        return hooks.call("image", context)
+
     # blocks
+    def r_unwrapped_paragraph_open(self, r, tokens, idx, env):
+        return ""  # an image written in place of its paragraph (images.py)
+
+    def r_unwrapped_paragraph_close(self, r, tokens, idx, env):
+        return ""
+
+    def r_hooked_heading(self, r, tokens, idx, env):
+        token = tokens[idx]
+        children = token.children or []
+        attrs = hook_attributes(token.meta.get("attrs", []))
+        context = {
+            "level": int(token.tag[1]),
+            "anchor": attribute_text(attrs["id"]) if "id" in attrs else "",
+            "attributes": attrs,
+            "text": r.renderInline(children, self._options, env),
+            "plain_text": token.meta["plain_text"],
+        }
+        return env["_hooks"].call("heading", context)
+
     def r_heading_open(self, r, tokens, idx, env):
         token = tokens[idx]
         attrs = token.meta.get("attrs", [])

@@ -21,6 +21,7 @@ from .fastpath import FastPath, plain_line
 from .headings import Heading, heading_id, plain_text, reserve_id
 from .highlight import Highlighter
 from .highlight_options import OptionError
+from .hooks import RenderHooks, group_hooked
 from .library_internals import Token
 from .parser import build_parser
 from .render_rules import RenderRules
@@ -68,12 +69,14 @@ class MarkdownRenderer:
             line, col = key_position(file, ["highlight"]) if file else (1, 1)
             raise SourceError(str(file or "config"), line, col, f"markup.highlight: {e}") from None
 
-    def render(self, text: str) -> RenderedMarkdown:
-        """Render a page body: HTML plus the headings (with their IDs) for the TOC."""
-        fast = self._fast.document(text)
-        if fast is not None:  # a matome article's frame: a quote, links, the comments
-            return RenderedMarkdown(fast, [])
-        return self.render_parsed(text)
+    def render(self, text: str, hooks: RenderHooks | None = None) -> RenderedMarkdown:
+        """Render a page body: HTML plus the headings (with their IDs) for the TOC. With
+        render ``hooks``, the site's templates write what they hook."""
+        if hooks is None:
+            fast = self._fast.document(text)
+            if fast is not None:  # a matome article's frame: a quote, links, the comments
+                return RenderedMarkdown(fast, [])
+        return self.render_parsed(text, hooks)
 
     def is_own_html(self, text: str) -> bool:
         """Whether ``markdownify(text)`` is ``text`` itself: a plain line, or (raw HTML
@@ -82,14 +85,17 @@ class MarkdownRenderer:
             return True
         return self.settings.unsafe and "<br>" in text and plain_line(text.replace("<br>", "br"))
 
-    def render_parsed(self, text: str) -> RenderedMarkdown:
+    def render_parsed(self, text: str, hooks: RenderHooks | None = None) -> RenderedMarkdown:
         """``render`` through markdown-it, with no fast path."""
         env: dict[str, Any] = {
             "_last_line": -1 if text.endswith("\n") else text.count("\n"),
             "_source": text,  # for the place of an error
+            "_hooks": hooks,
         }
         tokens = self._md.parse(text, env)
         headings = self._headings(tokens, env)
+        if hooks is not None:
+            tokens = group_hooked(tokens, hooks.kinds)
         return RenderedMarkdown(self._md.renderer.render(tokens, self._md.options, env), headings)
 
     def markdownify(self, text: str) -> str:
@@ -114,6 +120,8 @@ class MarkdownRenderer:
         in document order, as Hugo's transformer does; return the headings."""
         seen: dict[str, int] = {}
         found = []
+        # Hooks write the page, not its table of contents.
+        toc_env = {**env, "_hooks": None} if env.get("_hooks") else env
         term_ids = self.settings.auto_definition_term_id
         for i, token in enumerate(tokens):
             if token.type == "dt_open" and term_ids:
@@ -136,6 +144,6 @@ class MarkdownRenderer:
             if "block_attrs" in token.meta:  # after the heading's own and its ID
                 names = {name for name, _ in attrs}
                 attrs.extend(a for a in token.meta.pop("block_attrs") if a[0] not in names)
-            title = self._md.renderer.renderInline(children, self._md.options, env)
+            title = self._md.renderer.renderInline(children, self._md.options, toc_env)
             found.append(Heading(int(token.tag[1]), toc_title(title), anchor or ""))
         return found

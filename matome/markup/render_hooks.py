@@ -1,0 +1,54 @@
+"""A site's render hook templates: ``templates/_markup/render-link.html``,
+``render-image.html`` and ``render-heading.html``, as Hugo's ``layouts/_markup/``.
+
+Each template gets Hugo's context in snake_case (see ``markdown/hooks.py``: the link's
+``destination``, ``title``, ``text`` as HTML, ``plain_text``; an image's ``ordinal``,
+``is_block`` and ``attributes``; a heading's ``level``, ``anchor`` and ``attributes``)
+plus ``page``, ``page_inner`` (the same page: matome has no ``RenderShortcodes``) and
+``site``. What it writes replaces the element.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from ..render.environment import template_error
+from .markdown.hooks import HOOK_KINDS, RenderHooks
+
+
+def hook_templates(env: jinja2.Environment) -> dict[str, str]:
+    """The hook templates the site (or its theme) has: kind -> template name."""
+    found = {}
+    for kind in HOOK_KINDS:
+        name = f"_markup/render-{kind}.html"
+        try:
+            env.loader.get_source(env, name)
+        except jinja2.TemplateNotFound:
+            continue
+        found[kind] = name
+    return found
+
+
+def page_hooks(
+    env: jinja2.Environment,
+    names: dict[str, str],
+    variables: dict[str, Any],
+    render: Callable[..., str],
+) -> RenderHooks:
+    """The hooks of one page: ``render(template, **context)`` writes each with the
+    element's context and ``variables`` (the page and site)."""
+
+    def call(kind: str, context: dict[str, Any]) -> str:
+        name = names[kind]
+        context["text"] = Markup(context["text"])
+        try:
+            template = env.get_template(name)  # logs its use, as shortcodes do
+            return render(template, **variables, **context)
+        except jinja2.TemplateError as e:
+            raise template_error(e, name) from None
+
+    return RenderHooks(frozenset(names), call)

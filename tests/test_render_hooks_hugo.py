@@ -1,0 +1,162 @@
+"""Render hooks (``_markup/render-link.html``, ``render-image.html``, ``render-heading.html``)
+compared with the real ``hugo``.
+
+The same hooks are written twice, as Go templates for Hugo and as Jinja templates for
+matome, each printing every field of Hugo's context; one Hugo build and one ``matome
+build`` (a real process) per configuration render the same pages, and each page's
+content must be the same string: hooks replace elements exactly, so whitespace counts.
+"""
+
+from __future__ import annotations
+
+import pytest
+import tomli_w
+
+from matome.markup.markdown.fastpath import FastPath
+from matome.markup.markdown.settings import read_settings
+
+try:  # tests/ as a package or as a plain directory on sys.path
+    from tests.cli import matome
+    from tests.hugo_oracle import BEGIN, END, run_hugo
+except ImportError:
+    from cli import matome
+    from hugo_oracle import BEGIN, END, run_hugo
+
+GO_HOOKS = {
+    "_markup/render-link.html": (
+        '<a href="{{ .Destination | safeURL }}"{{ with .Title }} title="{{ . }}"{{ end }}>'
+        "{{ .Text }}</a>[{{ .PlainText }}|{{ .Destination }}|{{ .Page.Title }}]"
+    ),
+    "_markup/render-image.html": (
+        '<img src="{{ .Destination | safeURL }}" alt="{{ .PlainText }}">'
+        "[{{ .Text }}|{{ .Title }}|{{ .Ordinal }}|"
+        "{{ if .IsBlock }}block{{ else }}inline{{ end }}|"
+        "{{ range $k, $v := .Attributes }}{{ $k }}={{ $v }};{{ end }}]\n"
+    ),
+    "_markup/render-heading.html": (
+        '<h{{ .Level }} id="{{ .Anchor }}">{{ .Text }}</h{{ .Level }}>'
+        "[{{ .PlainText }}|{{ range $k, $v := .Attributes }}{{ $k }}={{ $v }};{{ end }}"
+        "|{{ .Page.Title }}]\n"
+    ),
+}
+
+JINJA_HOOKS = {
+    "_markup/render-link.html": (
+        '<a href="{{ destination }}"{% if title %} title="{{ title }}"{% endif %}>'
+        "{{ text }}</a>[{{ plain_text }}|{{ destination }}|{{ page.title }}]"
+    ),
+    "_markup/render-image.html": (
+        '<img src="{{ destination }}" alt="{{ plain_text }}">'
+        "[{{ text }}|{{ title }}|{{ ordinal }}|"
+        "{{ 'block' if is_block else 'inline' }}|"
+        "{% for k, v in attributes|dictsort %}{{ k }}={{ v }};{% endfor %}]\n"
+    ),
+    "_markup/render-heading.html": (
+        '<h{{ level }} id="{{ anchor }}">{{ text }}</h{{ level }}>'
+        "[{{ plain_text }}|{% for k, v in attributes|dictsort %}{{ k }}={{ v }};{% endfor %}"
+        "|{{ page.title }}]\n"
+    ),
+}
+
+CASES = {
+    "link_plain": "See [the thread](https://news.example/item?id=1) for more\n\n"
+    "> [Original](https://news.example/item)\n",
+    "link_query": "See [the thread](https://news.example/item?id=1&x=2) for more.\n",
+    "link_titled": 'A [link *em* `code`](/u "The title") and [](/empty).\n',
+    "link_reference": "A [ref][r] and [Ref **b**][r].\n\n[r]: /r?x=1 'R title'\n",
+    "link_auto": "<https://auto.example/x> and www.bare.example and x@y.example.\n",
+    "link_raw_html": "[a <b>bold</b> one](/h) and [x](<>)\n",
+    "link_image": "[![in](/n.png)](/l) and [text ![i](/i.png) more](/m)\n",
+    "images": '![alt *e* `c`](/i.png "IT") then ![b](/b.png)\n\n![alone](/a.png)\n',
+    "headings": "# Head *em* `c` & x {.cls #myid data-n=2}\n\nSetext\n===\n\n## Again\n\n"
+    "## Again\n\n#\n\n## Link [in *x*](/h) ![i](/hi.png)\n",
+    "heading_in_list": "- text\n  ## In list\n- ## Item\n\n> ## Quoted\n",
+    "mixed": "# Title\n\nText [a](/a) ![i](/i.png)\n\n## Next\n\n- [b](/b)\n",
+}
+
+CONFIGS = {
+    "defaults": ({}, list(CASES)),
+    "block_images": (
+        {
+            "markup": {
+                "goldmark": {
+                    "parser": {
+                        "wrapStandAloneImageWithinParagraph": False,
+                        "attribute": {"block": True},
+                    }
+                }
+            }
+        },
+        ["images", "link_image", "block_images", "block_image_places"],
+    ),
+}
+CASES["block_images"] = '![alone](/a.png)\n{.wide width=3}\n\n![b](/b.png "T")\n\n## After\n'
+CASES["block_image_places"] = "> ![q](/q.png)\n\n- ![l](/l.png)\n\n[![c](/c.png)](/x)\n\nEnd\n"
+
+
+def _matome_site(root, config: dict, cases: list[str]) -> dict[str, str]:
+    base = {"baseURL": "https://example.org/", "disableKinds": ["taxonomy", "term"]}
+    (root / "hugo.toml").parent.mkdir(parents=True)
+    (root / "hugo.toml").write_text(tomli_w.dumps({**base, **config}))
+    for name, text in JINJA_HOOKS.items():
+        (root / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "templates" / name).write_text(text)
+    single = root / "templates" / "_default" / "single.html"
+    single.parent.mkdir()
+    single.write_text(BEGIN + "{{ page.content }}" + END)
+    (root / "content" / "cases").mkdir(parents=True)
+    for name in cases:
+        page = f"+++\ntitle = '{name}'\n+++\n{CASES[name]}"
+        (root / "content" / "cases" / f"{name}.md").write_text(page)
+    done = matome("build", "-s", str(root), "-d", str(root / "public"))
+    assert done.returncode == 0, done.stderr
+    out = {}
+    for name in cases:
+        page = (root / "public" / "cases" / name.lower() / "index.html").read_text()
+        out[name] = page[page.index(BEGIN) + len(BEGIN) : page.rindex(END)]
+    return out
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> dict[str, tuple[dict[str, str], dict[str, str]]]:
+    out = {}
+    for name, (config, cases) in CONFIGS.items():
+        hugo = run_hugo(
+            tmp_path_factory.mktemp(f"hugo-{name}"),
+            config,
+            content={c: CASES[c] for c in cases},
+            layouts=GO_HOOKS,
+        )["content"]
+        ours = _matome_site(tmp_path_factory.mktemp(f"matome-{name}") / "site", config, cases)
+        out[name] = (hugo, ours)
+    return out
+
+
+def _params():
+    for name, (_, cases) in CONFIGS.items():
+        for case in cases:
+            yield pytest.param(name, case, id=f"{name}-{case}")
+
+
+@pytest.mark.parametrize(("config", "case"), list(_params()))
+def test_render_hook_matches_hugo(rendered, config, case):
+    hugo, ours = rendered[config]
+    assert ours[case] == hugo[case]
+
+
+def test_a_link_that_takes_the_fast_path_without_hooks_goes_through_the_hook():
+    # The case above is one the comment fast path renders when the site has no hooks.
+    assert FastPath(read_settings(None, False)).document(CASES["link_plain"]) is not None
+
+
+def test_a_hook_template_hugo_could_not_parse_stops_the_build_at_its_place(tmp_path):
+    site = tmp_path / "site"
+    (site / "templates" / "_markup").mkdir(parents=True)
+    (site / "content").mkdir()
+    (site / "hugo.toml").write_text("baseURL = 'https://example.org/'\n")
+    (site / "templates" / "_markup" / "render-link.html").write_text("<a>\n{% if %}</a>")
+    (site / "content" / "a.md").write_text("+++\ntitle = 'A'\n+++\n[x](/y)\n")
+    done = matome("build", "-s", str(site), "-d", str(tmp_path / "out"))
+    assert done.returncode == 1
+    assert "templates/_markup/render-link.html:2:" in done.stderr
+    assert "Traceback" not in done.stderr
