@@ -1,5 +1,5 @@
-"""Render hooks (``_markup/render-link.html``, ``render-image.html``, ``render-heading.html``)
-compared with the real ``hugo``.
+"""Render hooks (``_markup/render-link.html``, ``render-image.html``, ``render-heading.html``,
+``render-codeblock.html``, ``render-codeblock-LANG.html``) compared with the real ``hugo``.
 
 The same hooks are written twice, as Go templates for Hugo and as Jinja templates for
 matome, each printing every field of Hugo's context; one Hugo build and one ``matome
@@ -38,6 +38,16 @@ GO_HOOKS = {
         "[{{ .PlainText }}|{{ range $k, $v := .Attributes }}{{ $k }}={{ $v }};{{ end }}"
         "|{{ .Page.Title }}]\n"
     ),
+    "_markup/render-codeblock.html": (
+        '<pre data-type="{{ .Type }}" data-ordinal="{{ .Ordinal }}">'
+        "{{ range $k, $v := .Attributes }}{{ $k }}={{ $v }};{{ end }}|"
+        "{{ range $k, $v := .Options }}{{ $k }}="
+        '{{ if eq $k "hl_lines" }}{{ range $v }}{{ index . 0 }}-{{ index . 1 }},{{ end }}'
+        "{{ else }}{{ $v }}{{ end }};{{ end }}|{{ .Inner }}|{{ .Page.Title }}</pre>\n"
+    ),
+    "_markup/render-codeblock-mermaid.html": (
+        '<pre class="mermaid">{{ .Inner }}</pre>{{ .Ordinal }}{{ .Type }}\n'
+    ),
 }
 
 JINJA_HOOKS = {
@@ -56,6 +66,16 @@ JINJA_HOOKS = {
         "[{{ plain_text }}|{% for k, v in attributes|dictsort %}{{ k }}={{ v }};{% endfor %}"
         "|{{ page.title }}]\n"
     ),
+    "_markup/render-codeblock.html": (
+        '<pre data-type="{{ type }}" data-ordinal="{{ ordinal }}">'
+        "{% for k, v in attributes|dictsort(true) %}{{ k }}={{ v }};{% endfor %}|"
+        "{% for k, v in options|dictsort(true) %}{{ k }}="
+        '{% if k == "hl_lines" %}{% for r in v %}{{ r[0] }}-{{ r[1] }},{% endfor %}'
+        "{% else %}{{ v }}{% endif %};{% endfor %}|{{ inner }}|{{ page.title }}</pre>\n"
+    ),
+    "_markup/render-codeblock-mermaid.html": (
+        '<pre class="mermaid">{{ inner }}</pre>{{ ordinal }}{{ type }}\n'
+    ),
 }
 
 CASES = {
@@ -71,6 +91,10 @@ CASES = {
     "headings": "# Head *em* `c` & x {.cls #myid data-n=2}\n\nSetext\n===\n\n## Again\n\n"
     "## Again\n\n#\n\n## Link [in *x*](/h) ![i](/hi.png)\n",
     "heading_in_list": "- text\n  ## In list\n- ## Item\n\n> ## Quoted\n",
+    "codeblocks": '```go {.cls #cid lineNos=inline hl_lines=[1,"2-3"] linenostart=5 foo=bar}\n'
+    'a := "<b>"\nb\n```\n\n```\nno lang\n```\n\n    indented\n\n```mermaid {x=1}\n'
+    "graph TD\n  A-->B\n```\n\n```nosuchlang {a=b}\nx\n```\n\n- ```py\n  in list\n  ```\n\n"
+    '~~~ go title="T"\ntilde\n\n~~~\n',
     "mixed": "# Title\n\nText [a](/a) ![i](/i.png)\n\n## Next\n\n- [b](/b)\n",
 }
 
@@ -112,7 +136,7 @@ def _matome_site(root, config: dict, cases: list[str]) -> dict[str, str]:
     assert done.returncode == 0, done.stderr
     out = {}
     for name in cases:
-        page = (root / "public" / "cases" / name.lower() / "index.html").read_text()
+        page = (root / "public" / "cases" / name / "index.html").read_text()
         out[name] = page[page.index(BEGIN) + len(BEGIN) : page.rindex(END)]
     return out
 

@@ -1,15 +1,18 @@
 """A site's render hook templates: ``templates/_markup/render-link.html``,
-``render-image.html`` and ``render-heading.html``, as Hugo's ``layouts/_markup/``.
+``render-image.html``, ``render-heading.html``, ``render-codeblock.html`` and
+``render-codeblock-LANG.html``, as Hugo's ``layouts/_markup/``.
 
 Each template gets Hugo's context in snake_case (see ``markdown/hooks.py``: the link's
 ``destination``, ``title``, ``text`` as HTML, ``plain_text``; an image's ``ordinal``,
-``is_block`` and ``attributes``; a heading's ``level``, ``anchor`` and ``attributes``)
+``is_block`` and ``attributes``; a heading's ``level``, ``anchor`` and ``attributes``;
+a code block's ``type``, ``inner``, ``options``, ``attributes`` and ``ordinal``)
 plus ``page``, ``page_inner`` (the same page: matome has no ``RenderShortcodes``) and
 ``site``. What it writes replaces the element.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,19 +20,20 @@ import jinja2
 from markupsafe import Markup
 
 from ..render.environment import template_error
-from .markdown.hooks import HOOK_KINDS, RenderHooks
+from .markdown.hooks import RenderHooks
+
+_HOOK_NAME = re.compile(r"_markup/render-(link|image|heading|codeblock(?:-[^/]+)?)\.html")
 
 
 def hook_templates(env: jinja2.Environment) -> dict[str, str]:
-    """The hook templates the site (or its theme) has: kind -> template name."""
+    """The hook templates the site (or its theme) has: kind ("link", "codeblock-mermaid",
+    ...) -> template name."""
     found = {}
-    for kind in HOOK_KINDS:
-        name = f"_markup/render-{kind}.html"
-        try:
-            env.loader.get_source(env, name)
-        except jinja2.TemplateNotFound:
-            continue
-        found[kind] = name
+    for names in env.matome_template_names:
+        for name in names:
+            m = _HOOK_NAME.fullmatch(name)
+            if m:
+                found[m.group(1)] = name
     return found
 
 
@@ -44,7 +48,8 @@ def page_hooks(
 
     def call(kind: str, context: dict[str, Any]) -> str:
         name = names[kind]
-        context["text"] = Markup(context["text"])
+        if "text" in context:
+            context["text"] = Markup(context["text"])
         try:
             template = env.get_template(name)  # logs its use, as shortcodes do
             return render(template, **variables, **context)

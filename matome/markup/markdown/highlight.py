@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from .attributes import Attributes, attribute_text, read_attributes
 from .chars import ASCII_WS, go_escape
@@ -21,10 +22,12 @@ from .highlight_options import (
     HighlightConfig,
     decode,
     highlighted_lines,
+    hl_lines_ranges,
     line_numbers,
     normalize,
     parse_option_string,
 )
+from .hooks import hook_attributes
 from .library_internals import escapeHtml
 
 
@@ -130,6 +133,28 @@ def fence_attributes(info: str) -> tuple[dict, Attributes]:
         else:
             attrs.append((name.lower(), value))
     return options, attrs
+
+
+def codeblock_context(code: str, info: str, ordinal: int) -> dict[str, Any]:
+    """What a code block render hook gets, as Hugo gives it: ``type`` (the language as
+    written), ``inner`` (the code without its last newline), ``attributes``, ``options``
+    (the highlighting ones, named as written, ``hl_lines`` as zero-based ``[first,
+    last]`` ranges; only for a language the highlighter knows) and ``ordinal``."""
+    options, attrs = fence_attributes(info)
+    lang = fence_language(info)
+    known = bool(lang) and _lexer(lang.lower()) is not None
+    hook_options = {}
+    for name, value in hook_attributes(list(options.items())).items() if known else ():
+        if name.lower() == "hl_lines" and isinstance(value, list):
+            value = [list(r) for r in hl_lines_ranges(options[name])]
+        hook_options[name] = value
+    return {
+        "type": lang,
+        "inner": code.rstrip("\r\n"),
+        "attributes": hook_attributes(attrs),
+        "options": hook_options,
+        "ordinal": ordinal,
+    }
 
 
 class Highlighter:

@@ -158,7 +158,7 @@ def normalize(options: dict[str, Any]) -> dict[str, Any]:
         if isinstance(v, str):
             m["linenos"] = v != "false"
     if isinstance(m.get("hl_lines"), list):
-        ranges = _list_ranges(m.pop("hl_lines"))
+        ranges = hl_lines_ranges(m.pop("hl_lines"))
         m["hl_lines_parsed"] = tuple((a + base, b + base) for a, b in ranges)
     return m
 
@@ -171,7 +171,7 @@ def _cast_int(value: Any) -> int:
         return 0
 
 
-def _list_ranges(values: list[Any]) -> list[tuple[int, int]]:
+def hl_lines_ranges(values: list[Any]) -> list[tuple[int, int]]:
     """A fence's ``hl_lines=[2, "4-5"]`` as Hugo's zero-based ranges; others skipped."""
     ranges = []
     for value in values:

@@ -1,12 +1,14 @@
-"""Render hooks: a site's own templates writing links, images and headings.
+"""Render hooks: a site's own templates writing links, images, headings and code blocks.
 
 Hugo calls a hook template instead of Goldmark's renderer for each link (autolinks
-included), image or heading when the site has ``_markup/render-KIND.html``; what the
+included), image, heading or fenced code block when the site has
+``_markup/render-KIND.html`` (a code block: ``render-codeblock-LANG.html`` first); what the
 template writes replaces the element as it is, and nothing is added around it. This
 module is the Markdown side of it, free of templates: :class:`RenderHooks` says which
 kinds a page has and calls them with Hugo's context (snake_case names: ``destination``,
 ``text``, ``plain_text``, ``title``, ``ordinal``, ``is_block``, ``attributes``,
-``level``, ``anchor``); the caller adds ``page`` and ``site`` and renders the template.
+``level``, ``anchor``, ``type``, ``inner``, ``options``); the caller adds ``page`` and
+``site`` and renders the template.
 
 A link's tokens (``link_open``, its text, ``link_close``) are grouped into one
 ``hooked_link`` token and a heading's into one ``hooked_heading`` before rendering,
@@ -23,7 +25,8 @@ from typing import Any
 from .headings import plain_text
 from .library_internals import Token
 
-HOOK_KINDS = ("link", "image", "heading")
+# What the comment fast path writes itself; hooks of other kinds leave it in use.
+FAST_PATH_KINDS = frozenset({"link", "image"})
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,12 @@ class RenderHooks:
 
     kinds: frozenset[str]
     call: Callable[[str, dict[str, Any]], str]
+
+    def codeblock_kind(self, lang: str) -> str | None:
+        """The hook of a fenced code block in ``lang``: its language's, or the general one."""
+        if lang and f"codeblock-{lang}" in self.kinds:
+            return f"codeblock-{lang}"
+        return "codeblock" if "codeblock" in self.kinds else None
 
 
 def group_hooked(tokens: list[Token], kinds: frozenset[str]) -> list[Token]:

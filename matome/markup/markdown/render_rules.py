@@ -17,7 +17,7 @@ from .block_attributes import filter_attributes
 from .cjk import soft_break
 from .emoji import emoji_entities
 from .errors import MarkdownError
-from .highlight import FenceAttributeError, Highlighter, fence_language
+from .highlight import FenceAttributeError, Highlighter, codeblock_context, fence_language
 from .highlight_options import OptionError
 from .hooks import RenderHooks, hook_attributes, text_content
 from .library_internals import Token, escapeHtml
@@ -271,6 +271,10 @@ class RenderRules:
         ):
             info = ""  # Goldmark drops a one-byte info string that ends the source
         try:
+            hooks: RenderHooks | None = env.get("_hooks")
+            kind = hooks.codeblock_kind(fence_language(info)) if hooks is not None else None
+            if kind is not None:
+                return hooks.call(kind, codeblock_context(token.content, info, ordinal))
             return self.highlighter.fence(token.content, info, ordinal)
         except FenceAttributeError as e:
             raise MarkdownError(

@@ -21,7 +21,7 @@ from .fastpath import FastPath, plain_line
 from .headings import Heading, heading_id, plain_text, reserve_id
 from .highlight import Highlighter
 from .highlight_options import OptionError
-from .hooks import RenderHooks, group_hooked
+from .hooks import FAST_PATH_KINDS, RenderHooks, group_hooked
 from .library_internals import Token
 from .parser import build_parser
 from .render_rules import RenderRules
@@ -72,7 +72,7 @@ class MarkdownRenderer:
     def render(self, text: str, hooks: RenderHooks | None = None) -> RenderedMarkdown:
         """Render a page body: HTML plus the headings (with their IDs) for the TOC. With
         render ``hooks``, the site's templates write what they hook."""
-        if hooks is None:
+        if hooks is None or not hooks.kinds & FAST_PATH_KINDS:
             fast = self._fast.document(text)
             if fast is not None:  # a matome article's frame: a quote, links, the comments
                 return RenderedMarkdown(fast, [])
