@@ -1,11 +1,14 @@
 """A site's render hook templates: ``templates/_markup/render-link.html``,
-``render-image.html``, ``render-heading.html``, ``render-codeblock.html`` and
-``render-codeblock-LANG.html``, as Hugo's ``layouts/_markup/``.
+``render-image.html``, ``render-heading.html``, ``render-codeblock.html``,
+``render-codeblock-LANG.html`` and ``render-blockquote.html``, as Hugo's
+``layouts/_markup/``.
 
 Each template gets Hugo's context in snake_case (see ``markdown/hooks.py``: the link's
 ``destination``, ``title``, ``text`` as HTML, ``plain_text``; an image's ``ordinal``,
 ``is_block`` and ``attributes``; a heading's ``level``, ``anchor`` and ``attributes``;
-a code block's ``type``, ``inner``, ``options``, ``attributes`` and ``ordinal``)
+a code block's ``type``, ``inner``, ``options``, ``attributes`` and ``ordinal``; a block
+quote's ``type`` ("regular" or "alert"), ``alert_type``, ``alert_title`` (HTML),
+``alert_sign``, ``text``, ``attributes`` and ``ordinal``)
 plus ``page``, ``page_inner`` (the same page: matome has no ``RenderShortcodes``) and
 ``site``. What it writes replaces the element.
 """
@@ -22,7 +25,9 @@ from markupsafe import Markup
 from ..render.environment import template_error
 from .markdown.hooks import RenderHooks
 
-_HOOK_NAME = re.compile(r"_markup/render-(link|image|heading|codeblock(?:-[^/]+)?)\.html")
+_HOOK_NAME = re.compile(
+    r"_markup/render-(link|image|heading|blockquote|codeblock(?:-[^/]+)?)\.html"
+)
 
 
 def hook_templates(env: jinja2.Environment) -> dict[str, str]:
@@ -48,8 +53,9 @@ def page_hooks(
 
     def call(kind: str, context: dict[str, Any]) -> str:
         name = names[kind]
-        if "text" in context:
-            context["text"] = Markup(context["text"])
+        for key in ("text", "alert_title"):
+            if key in context:
+                context[key] = Markup(context[key])
         try:
             template = env.get_template(name)  # logs its use, as shortcodes do
             return render(template, **variables, **context)

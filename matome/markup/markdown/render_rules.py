@@ -14,12 +14,13 @@ from markdown_it import MarkdownIt
 
 from .attributes import attribute_text
 from .block_attributes import filter_attributes
+from .chars import GO_SPACE
 from .cjk import soft_break
 from .emoji import emoji_entities
 from .errors import MarkdownError
 from .highlight import FenceAttributeError, Highlighter, codeblock_context, fence_language
 from .highlight_options import OptionError
-from .hooks import RenderHooks, hook_attributes, text_content
+from .hooks import RenderHooks, hook_attributes, split_alert, text_content
 from .library_internals import Token, escapeHtml
 from .rawhtml import OMITTED, html_block_has_closure, is_comment
 from .settings import Settings
@@ -77,6 +78,7 @@ class RenderRules:
             "footnote_block_open",
             "passthrough_block",
             "hooked_heading",
+            "hooked_blockquote",
         ]
     )
 
@@ -236,6 +238,24 @@ class RenderRules:
             "plain_text": token.meta["plain_text"],
         }
         return env["_hooks"].call("heading", context)
+
+    def r_hooked_blockquote(self, r, tokens, idx, env):
+        token = tokens[idx]
+        blocks = token.children or []
+        alert = split_alert(blocks)
+        context = {"type": "regular", "alert_type": "", "alert_title": "", "alert_sign": ""}
+        if alert is None:
+            context["text"] = r.render(blocks, self._options, env)
+        else:
+            # Hugo trims an alert's title and text (a regular quote keeps its last newline).
+            title = r.renderInline(alert.title, self._options, env).strip(GO_SPACE)
+            context["type"], context["alert_type"] = "alert", alert.kind
+            context["alert_title"], context["alert_sign"] = title, alert.sign
+            context["text"] = r.render(alert.body, self._options, env).strip(GO_SPACE)
+        # Numbered as Hugo does: after the quotes inside it.
+        context["ordinal"] = env["_blockquotes"] = env.get("_blockquotes", -1) + 1
+        context["attributes"] = hook_attributes(token.meta.get("block_attrs", []))
+        return env["_hooks"].call("blockquote", context)
 
     def r_heading_open(self, r, tokens, idx, env):
         token = tokens[idx]
