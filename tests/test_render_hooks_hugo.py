@@ -51,6 +51,7 @@ GO_HOOKS = {
     "_markup/render-codeblock-mermaid.html": (
         '<pre class="mermaid">{{ .Inner }}</pre>{{ .Ordinal }}{{ .Type }}\n'
     ),
+    "_shortcodes/md.html": "{{ .Get 0 | markdownify }}",
     "_markup/render-blockquote.html": (
         '<blockquote data-type="{{ .Type }}" data-ordinal="{{ .Ordinal }}">'
         "{{ range $k, $v := .Attributes }}{{ $k }}={{ $v }};{{ end }}"
@@ -85,6 +86,7 @@ JINJA_HOOKS = {
     "_markup/render-codeblock-mermaid.html": (
         '<pre class="mermaid">{{ inner }}</pre>{{ ordinal }}{{ type }}\n'
     ),
+    "shortcodes/md.html": "{{ shortcode.get(0) | markdownify }}",
     "_markup/render-blockquote.html": (
         '<blockquote data-type="{{ type }}" data-ordinal="{{ ordinal }}">'
         "{% for k, v in attributes|dictsort(true) %}{{ k }}={{ v }};{% endfor %}"
@@ -116,6 +118,7 @@ CASES = {
     "> Body\n\n> [!TIP]+ Foldable\n> Body2\n\n> [!CAUTION]-\n> Body3\n\n> [!NOTE]\n\n"
     "> [!NOTE] on the same line\n\n> [!unknownType]\n> x\n\n> [!IMPORTANT]\n> para1\n>\n"
     "> para2\n\n>  [!NOTE]   spaced  \n> y\n\n> [!NOTE]\n> > inner\n",
+    "shortcode_markdownify": 'Body [b](/b) and {{< md "S [s](/s) and ![i](/i.png)" >}} end.\n',
     "mixed": "# Title\n\nText [a](/a) ![i](/i.png)\n\n## Next\n\n- [b](/b)\n",
 }
 
@@ -140,7 +143,9 @@ CASES["block_image_places"] = "> ![q](/q.png)\n\n- ![l](/l.png)\n\n[![c](/c.png)
 CASES["quote_attributes"] = "> [!NOTE]\n> Body\n{.c data-x=2}\n\n> plain\n{#q}\n"
 
 
-def _matome_site(root, config: dict, cases: list[str]) -> dict[str, str]:
+def _matome_site(
+    root, config: dict, cases: list[str], layout: str = "{{ page.content }}"
+) -> dict[str, str]:
     base = {"baseURL": "https://example.org/", "disableKinds": ["taxonomy", "term"]}
     (root / "hugo.toml").parent.mkdir(parents=True)
     (root / "hugo.toml").write_text(tomli_w.dumps({**base, **config}))
@@ -149,10 +154,11 @@ def _matome_site(root, config: dict, cases: list[str]) -> dict[str, str]:
         (root / "templates" / name).write_text(text)
     single = root / "templates" / "_default" / "single.html"
     single.parent.mkdir()
-    single.write_text(BEGIN + "{{ page.content }}" + END)
+    single.write_text(BEGIN + layout + END)
     (root / "content" / "cases").mkdir(parents=True)
     for name in cases:
-        page = f"+++\ntitle = '{name}'\n+++\n{CASES[name]}"
+        front = tomli_w.dumps({"title": name, "md": CASES[name]})
+        page = f"+++\n{front}+++\n{CASES[name]}"
         (root / "content" / "cases" / f"{name}.md").write_text(page)
     done = matome("build", "-s", str(root), "-d", str(root / "public"))
     assert done.returncode == 0, done.stderr
@@ -188,6 +194,31 @@ def _params():
 def test_render_hook_matches_hugo(rendered, config, case):
     hugo, ours = rendered[config]
     assert ours[case] == hugo[case].replace("&#43;", "+")
+
+
+def test_markdownify_goes_through_the_hooks_of_the_page(tmp_path):
+    cases = ["link_plain", "link_query", "images", "alerts", "codeblocks"]
+    hugo = run_hugo(
+        tmp_path / "hugo", {}, markdownify={c: CASES[c] for c in cases}, layouts=GO_HOOKS
+    )["markdownify"]
+    layout = "{{ page.params.md | markdownify }}"
+    ours = _matome_site(tmp_path / "matome", {}, cases, layout)
+    for case in cases:
+        assert ours[case] == hugo[case].replace("&#43;", "+"), case
+
+
+def test_render_string_goes_through_the_hooks_of_the_page_it_is_given(tmp_path):
+    cases = ["link_plain", "alerts", "headings"]
+    render = '{{ .RenderString (dict "display" "block") .Params.md }}'
+    layouts = {**GO_HOOKS, "single.html": BEGIN + render + END}
+    # The oracle's pages hold their case in front matter for markdownify: the same text.
+    hugo = run_hugo(
+        tmp_path / "hugo", {}, markdownify={c: CASES[c] for c in cases}, layouts=layouts
+    )
+    layout = "{{ page.params.md | render_string(page) }}"
+    ours = _matome_site(tmp_path / "matome", {}, cases, layout)
+    for case in cases:
+        assert ours[case] == hugo["markdownify"][case].replace("&#43;", "+"), case
 
 
 def test_a_link_that_takes_the_fast_path_without_hooks_goes_through_the_hook():

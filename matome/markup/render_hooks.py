@@ -42,6 +42,11 @@ def hook_templates(env: jinja2.Environment) -> dict[str, str]:
     return found
 
 
+def render_template(template: jinja2.Template, **variables: Any) -> str:
+    """A hook written by a plain ``template.render`` (``page_hooks``' ``render``)."""
+    return template.render(**variables)
+
+
 def page_hooks(
     env: jinja2.Environment,
     names: dict[str, str],

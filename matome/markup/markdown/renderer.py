@@ -98,14 +98,16 @@ class MarkdownRenderer:
             tokens = group_hooked(tokens, hooks.kinds)
         return RenderedMarkdown(self._md.renderer.render(tokens, self._md.options, env), headings)
 
-    def markdownify(self, text: str) -> str:
-        """Hugo's ``markdownify``: a lone paragraph comes back without its ``<p>`` wrapper."""
+    def markdownify(self, text: str, hooks: RenderHooks | None = None) -> str:
+        """Hugo's ``markdownify``: a lone paragraph comes back without its ``<p>`` wrapper.
+        With render ``hooks``, the site's templates write what they hook."""
         if self.is_own_html(text):
             return text
-        fast = self._fast.render(text)
-        if fast is not None:
-            return fast
-        return trim_short_html(self.render(text).html)
+        if hooks is None or not hooks.kinds & FAST_PATH_KINDS:
+            fast = self._fast.render(text)
+            if fast is not None:
+                return fast
+        return trim_short_html(self.render(text, hooks).html)
 
     def highlight(self, code: str, lang: str, options: str = "") -> str:
         """Hugo's ``highlight`` shortcode: options written as ``linenos=table,hl_lines=2``."""
