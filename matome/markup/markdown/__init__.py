@@ -14,7 +14,8 @@ Goldmark's and Hugo's own split, one concern each:
 * ``typographer``, ``linkify``, ``inline``, ``emoji``: inline rules.
 * ``rawhtml``, ``tables``, ``lists``, ``blocks``: block rules and fix-ups.
 * ``highlight``: code blocks in Chroma's markup; ``toc``: the table of contents.
-* ``hooks``: the site's render hooks (links, images, headings) seen from Markdown.
+* ``hooks``: the site's render hooks (links, images, headings, code blocks, block
+  quotes) seen from Markdown.
 * ``render_rules``: the HTML of each token; ``parser``: the MarkdownIt instance.
 * ``fastpath``: comments and article frames rendered without the parser.
 * ``renderer``: :class:`MarkdownRenderer`, what the rest of matome uses.

@@ -51,8 +51,8 @@ class RenderHooks:
 
 
 def group_hooked(tokens: list[Token], kinds: frozenset[str]) -> list[Token]:
-    """``tokens`` with each link (in every inline token) and each heading made one token
-    when its kind has a hook."""
+    """``tokens`` with each link (in every inline token), each heading and each block
+    quote made one token when its kind has a hook."""
     if "heading" in kinds:  # its plain text before its links are grouped
         for i, token in enumerate(tokens):
             if token.type == "heading_open" and i + 1 < len(tokens):
@@ -76,7 +76,6 @@ def _group_headings(tokens: list[Token]) -> list[Token]:
         if token.type == "heading_open" and i + 2 < len(tokens):
             hooked = Token("hooked_heading", token.tag, 0, map=token.map, meta=token.meta)
             hooked.children = tokens[i + 1].children or []
-            hooked.hidden = token.hidden
             out.append(hooked)
             i += 3  # heading_open, inline, heading_close
             continue
