@@ -45,6 +45,9 @@ ACTED_ON = frozenset(
         "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
         "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
         "uglyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        # the highlighting keys of Hugo's Pygments days, which Hugo still applies
+        "pygmentsoptions", "pygmentsstyle", "pygmentsuseclasses", "pygmentscodefences",
+        "pygmentscodefencesguesssyntax",
         # outputs
         "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
         "imaging", "menus", "menu",

@@ -64,6 +64,7 @@ def run_hugo(
     content: Mapping[str, str] | None = None,
     markdownify: Mapping[str, str] | None = None,
     toc: Mapping[str, str] | None = None,
+    layouts: Mapping[str, str] | None = None,
 ) -> dict[str, dict[str, str]]:
     """Render every case in one Hugo build and return ``{mode: {case: html}}``.
 
@@ -71,10 +72,15 @@ def run_hugo(
     ``.TableOfContents`` is returned, ``markdownify`` cases are strings piped through
     ``markdownify`` from front matter. ``config`` is Hugo's site config as a dict
     (for example ``{"markup": {"goldmark": {"renderer": {"unsafe": True}}}}``).
+    ``layouts`` are more template files, by path under ``layouts/`` (render hooks:
+    ``{"_markup/render-link.html": "..."}``).
     """
     groups = {"content": content or {}, "markdownify": markdownify or {}, "toc": toc or {}}
     site = Path(workdir).resolve() / "site"
     index = _write_site(site, config or {}, groups)
+    for name, text in (layouts or {}).items():
+        (site / "layouts" / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / "layouts" / name).write_text(text, encoding="utf-8")
     _build(site)
     return _read_results(site, index)
 
@@ -225,3 +231,40 @@ def _escape_text(text: str) -> str:
 
 def _escape_attr(value: str) -> str:
     return _escape_text(value).replace('"', "&quot;")
+
+
+# --- code block structure -------------------------------------------------------------
+# normalize_html keeps only the text of highlighted blocks; highlight_skeleton keeps the
+# markup around the tokens (wrappers, line spans, line numbers, tables), which must match
+# Chroma's exactly.
+
+_SPAN_OPEN = re.compile(r'<span(?: (class|style)="([^"]*)")?>')
+_STRUCTURAL_CLASSES = {"line", "line hl", "cl", "ln", "lnt", "hl"}
+_STRUCTURAL_STYLES = ("display:flex", "white-space:pre", "background-color")
+
+
+def _is_token_span(kind: str | None, value: str) -> bool:
+    if kind == "class":
+        return value not in _STRUCTURAL_CLASSES
+    if kind == "style":  # line wrappers, line numbers and highlighted lines stay
+        return not value.startswith(_STRUCTURAL_STYLES)
+    return False
+
+
+def highlight_skeleton(markup: str) -> str:
+    """``markup`` without Chroma/Pygments token spans (their text is kept)."""
+    out, stack, pos = [], [], 0
+    for tag in re.finditer(r"<span(?: [^>]*)?>|</span>", markup):
+        out.append(markup[pos : tag.start()])
+        pos = tag.end()
+        if tag.group(0) == "</span>":
+            if not stack.pop():
+                out.append(tag.group(0))
+            continue
+        m = _SPAN_OPEN.fullmatch(tag.group(0))
+        token = bool(m) and _is_token_span(m.group(1), m.group(2) or "")
+        stack.append(token)
+        if not token:
+            out.append(tag.group(0))
+    out.append(markup[pos:])
+    return "".join(out)

@@ -7,7 +7,6 @@ differ from Hugo on purpose are listed in ``KNOWN_DIFFERENCES`` and must still d
 
 from __future__ import annotations
 
-import re
 import string
 from dataclasses import dataclass, field
 
@@ -19,9 +18,15 @@ from matome.markup.markdown import MarkdownRenderer, plain_line, trim_short_html
 from matome.markup.sanitize import clean_html, escape_unknown_tags
 
 try:  # tests/ as a package or as a plain directory on sys.path
-    from tests.hugo_oracle import HugoMissing, hugo_binary, normalize_html, run_hugo
+    from tests.hugo_oracle import (
+        HugoMissing,
+        highlight_skeleton,
+        hugo_binary,
+        normalize_html,
+        run_hugo,
+    )
 except ImportError:
-    from hugo_oracle import HugoMissing, hugo_binary, normalize_html, run_hugo
+    from hugo_oracle import HugoMissing, highlight_skeleton, hugo_binary, normalize_html, run_hugo
 
 # --- inputs -------------------------------------------------------------------------------
 
@@ -579,37 +584,6 @@ def test_case_count():
 # --- code block structure -----------------------------------------------------------------
 # normalize_html keeps only the text of highlighted blocks; here the markup around the
 # tokens (wrappers, line spans, line numbers, tables) must match Chroma's exactly.
-
-_SPAN_OPEN = re.compile(r'<span(?: (class|style)="([^"]*)")?>')
-_STRUCTURAL_CLASSES = {"line", "line hl", "cl", "ln", "lnt", "hl"}
-_STRUCTURAL_STYLES = ("display:flex", "white-space:pre", "background-color")
-
-
-def _is_token_span(kind: str | None, value: str) -> bool:
-    if kind == "class":
-        return value not in _STRUCTURAL_CLASSES
-    if kind == "style":  # line wrappers, line numbers and highlighted lines stay
-        return not value.startswith(_STRUCTURAL_STYLES)
-    return False
-
-
-def highlight_skeleton(markup: str) -> str:
-    """``markup`` without Chroma/Pygments token spans (their text is kept)."""
-    out, stack, pos = [], [], 0
-    for tag in re.finditer(r"<span(?: [^>]*)?>|</span>", markup):
-        out.append(markup[pos : tag.start()])
-        pos = tag.end()
-        if tag.group(0) == "</span>":
-            if not stack.pop():
-                out.append(tag.group(0))
-            continue
-        m = _SPAN_OPEN.fullmatch(tag.group(0))
-        token = bool(m) and _is_token_span(m.group(1), m.group(2) or "")
-        stack.append(token)
-        if not token:
-            out.append(tag.group(0))
-    out.append(markup[pos:])
-    return "".join(out)
 
 
 def test_highlight_skeleton_drops_only_token_spans():

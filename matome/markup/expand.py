@@ -21,7 +21,8 @@ from ..content.words import cjk_word_weight, reading_time, strip_html, word_coun
 from ..errors import SourceError
 from ..render.jinja_internals import render_in_context
 from .comment_card import native_renderer
-from .markdown import MarkdownRenderer, RenderedMarkdown
+from .markdown import MarkdownError, MarkdownRenderer, RenderedMarkdown, RenderHooks
+from .render_hooks import hook_templates, page_hooks
 from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
 from .summary_divider import cut_at_divider, mark_divider
 
@@ -117,6 +118,7 @@ class ContentRenderer:
     _inner_use: dict[str, bool | None] = field(default_factory=dict)
     _globals: dict[jinja2.Template, dict] = field(default_factory=dict)
     _natives: dict[str, Any] = field(default_factory=dict)
+    _hook_names: dict[str, str] | None = None
 
     def takes_inner(self, name: str) -> bool | None:
         """Whether ``name``'s template uses inner content; None when there is no such shortcode."""
@@ -136,7 +138,11 @@ class ContentRenderer:
         )
         outputs: list[str] = []
         source, divided = mark_divider(self._expand(nodes, page, None, outputs, path))
-        rendered = render_markdown(self.markdown, merge_placeholder_runs(source))
+        try:
+            hooks = self._hooks(page)
+            rendered = render_markdown(self.markdown, merge_placeholder_runs(source), hooks)
+        except MarkdownError as e:
+            raise SourceError(path, page.body_line - 1 + e.line, e.column, e.message) from None
         html = _put_back(rendered.html, outputs)
         cut = cut_at_divider(html) if divided else None
         if cut is not None:
@@ -154,6 +160,15 @@ class ContentRenderer:
             toc=self.markdown.toc(rendered.headings),
             headings=rendered.headings,
         )
+
+    def _hooks(self, page: Page) -> RenderHooks | None:
+        """The page's render hooks, or None when the site has none (the fast path)."""
+        if self._hook_names is None:
+            self._hook_names = hook_templates(self.env)
+        if not self._hook_names:
+            return None
+        variables = {"page": page, "page_inner": page, "site": page.site or self.site}
+        return page_hooks(self.env, self._hook_names, variables, self._render)
 
     def _expand(self, nodes: list, page: Page, parent, outputs: list[str], path: str) -> str:
         """Text with ``{{% %}}`` outputs inline and ``{{< >}}`` outputs behind placeholders."""
@@ -276,13 +291,15 @@ def merge_placeholder_runs(source: str) -> str:
     return _PLACEHOLDER_RUN.sub(_merged_token, source)
 
 
-def render_markdown(markdown: MarkdownRenderer, source: str) -> RenderedMarkdown:
+def render_markdown(
+    markdown: MarkdownRenderer, source: str, hooks: RenderHooks | None = None
+) -> RenderedMarkdown:
     """``markdown.render``, but a lone placeholder (what a shortcode wrapping others, as
     ``details`` wraps a thread, holds after the merge) is one paragraph without parsing."""
     lone = _LONE_PLACEHOLDER.fullmatch(source)
     if lone:
         return RenderedMarkdown(f"<p>{lone.group(1)}</p>\n")
-    return markdown.render(source)
+    return markdown.render(source, hooks)
 
 
 # Blank lines, one placeholder not indented as code, blank lines.

@@ -482,7 +482,7 @@ def _make_context(
     if env.bytecode_cache is None:  # compiled templates, kept between runs
         env.bytecode_cache = buildcache.template_bytecode(store.folder)
     instrument(env, log)
-    markdown = MarkdownRenderer(config.markup, enable_emoji=config.enable_emoji)
+    markdown = MarkdownRenderer.for_site(config)
     install_site_functions(env, site, markdown)
     log_lookups(site, log)
     log_thumbnails(env, log)

@@ -19,7 +19,8 @@ from ..graph.paths import AmbiguousRef, RefIndex, index_refs, resolve_ref
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
-from ..markup.markdown import MarkdownRenderer
+from ..markup.markdown import MarkdownRenderer, RenderHooks
+from ..markup.render_hooks import hook_templates, page_hooks, render_template
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
 from . import urls
 from .emoji import emojify
@@ -33,8 +34,22 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
     use_formats(env, site.output_formats)
     base = site.config.base_url
 
+    hook_names: dict[str, str] | None = None
+
+    def hooks_for(page: Any) -> RenderHooks | None:
+        """The site's render hooks with ``page`` as theirs; None when the site has none."""
+        nonlocal hook_names
+        if hook_names is None:
+            hook_names = hook_templates(env)
+        if not hook_names:
+            return None
+        variables = {"page": page, "page_inner": page, "site": site}
+        return page_hooks(env, hook_names, variables, render_template)
+
     def markdownify(text: Any) -> Markup:
-        return Markup(markdown.markdownify(str(text if text is not None else "")))
+        """Hugo's ``markdownify``: render hooks see the home page as theirs, as in Hugo."""
+        text = str(text if text is not None else "")
+        return Markup(markdown.markdownify(text, hooks_for(site.home)))
 
     def abs_url(path: Any) -> str:
         return urls.abs_url(base, path)
@@ -138,14 +153,20 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
             return Markup(text)
         if not sanitize:
             return markdownify(text)
-        return Markup(clean_html(markdown.markdownify(escape_unknown_tags(text))))
+        hooks = hooks_for(site.home)
+        return Markup(clean_html(markdown.markdownify(escape_unknown_tags(text), hooks)))
 
-    def render_string(text: Any) -> Markup:
-        """Hugo's ``.Page.RenderString`` with ``display = block``."""
-        return Markup(render_markdown(markdown, merge_placeholder_runs(str(text))).html)
+    def render_string(text: Any, page: Any = None) -> Markup:
+        """Hugo's ``.Page.RenderString`` with ``display = block``: render hooks see
+        ``page`` (``text | render_string(page)``), else the home page."""
+        source = merge_placeholder_runs(str(text))
+        return Markup(render_markdown(markdown, source, hooks_for(page or site.home)).html)
 
     def highlight(code: Any, lang: str = "", options: str = "") -> Markup:
-        return Markup(markdown.highlight(str(code), str(lang), str(options or "")))
+        try:
+            return Markup(markdown.highlight(str(code), str(lang), str(options or "")))
+        except ValueError as e:  # an option Hugo refuses: reported at the call
+            raise ShortcodeProblem(str(e)) from None
 
     # Hugo's functions a template calls either way: ``x | f`` or ``f(x)``.
     both = {

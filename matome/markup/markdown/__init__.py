@@ -14,6 +14,8 @@ Goldmark's and Hugo's own split, one concern each:
 * ``typographer``, ``linkify``, ``inline``, ``emoji``: inline rules.
 * ``rawhtml``, ``tables``, ``lists``, ``blocks``: block rules and fix-ups.
 * ``highlight``: code blocks in Chroma's markup; ``toc``: the table of contents.
+* ``hooks``: the site's render hooks (links, images, headings, code blocks, block
+  quotes) seen from Markdown.
 * ``render_rules``: the HTML of each token; ``parser``: the MarkdownIt instance.
 * ``fastpath``: comments and article frames rendered without the parser.
 * ``renderer``: :class:`MarkdownRenderer`, what the rest of matome uses.
@@ -31,13 +33,17 @@ output with the real ``hugo`` binary. What does not match, on purpose:
 * A few Goldmark parser quirks found by fuzzing are not reproduced; the tests list them.
 """
 
+from .errors import MarkdownError
 from .fastpath import plain_line
 from .headings import Heading, anchorize, heading_id
+from .hooks import RenderHooks
 from .renderer import MarkdownRenderer, RenderedMarkdown, trim_short_html
 
 __all__ = [
     "Heading",
+    "MarkdownError",
     "MarkdownRenderer",
+    "RenderHooks",
     "RenderedMarkdown",
     "anchorize",
     "heading_id",

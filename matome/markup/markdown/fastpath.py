@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .chars import GO_SPACE
+from .extras import tags_by_char
 from .inline import hard_break_keep
 from .library_internals import escapeHtml
 from .linkify import after_trigger, autolink_at, autolink_href
@@ -230,6 +231,14 @@ class FastPath:
         # _fast_refused refuses anything shaped like an emoji name, so emoji need no full path.
         self.enabled = not (s.hard_wraps or s.xhtml)
         self.br = None if s.unsafe else OMITTED
+        # What the extensions a site turns on make syntax: the characters of Extras, the
+        # first of each passthrough delimiter, and line breaks when CJK ones change.
+        marks = set(tags_by_char(s.extras, s.strikethrough))
+        marks |= {o[0] for o, _ in s.passthrough_block + s.passthrough_inline}
+        marks |= {"\n"} if s.cjk_line_breaks else set()
+        self.extension_marks = (
+            re.compile(f"[{re.escape(''.join(sorted(marks)))}]") if marks else None
+        )
 
     def render(self, text: str) -> str | None:
         """The markdownify output for ``text``, or None when the full path is needed."""
@@ -244,6 +253,8 @@ class FastPath:
         if "\n\n\n" in body:
             return None  # runs of blank lines: leave them to the full path
         blocks = body.split("\n\n")
+        if self.extension_marks and any(self.extension_marks.search(b) for b in blocks):
+            return None
         counter = QuoteCount()
         paragraphs = [self._paragraph(block, counter, links) for block in blocks]
         if len(paragraphs) == 1:
@@ -304,6 +315,8 @@ class FastPath:
         out: list[str] = []
         counter = QuoteCount()
         for block in _blocks(text):
+            if self.extension_marks and self.extension_marks.search(block):
+                return None
             quote = block.startswith(">")
             if quote:
                 block = block[2:] if block.startswith("> ") else block[1:]

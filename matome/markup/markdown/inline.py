@@ -23,8 +23,9 @@ from .linkify import LINK_START, LINK_START_RE, after_inline_node
 _TERMINATORS = "\n!#$%&*+\\-:<=>@\\[\\\\\\]^_`{}~'\"."
 
 
-def text_rule(linkify: bool):
-    stops = f"[{_TERMINATORS}]"
+def text_rule(linkify: bool, also: str = ""):
+    """``also``: more characters a rule starts at (a passthrough's ``$``)."""
+    stops = f"[{_TERMINATORS}{re.escape(also)}]"
     if linkify:
         stops += rf"|(?<![^ \n(~`])(?={LINK_START})"
     pattern = re.compile(stops)
@@ -71,11 +72,12 @@ def newline_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def escape_rule(escape):
+def escape_rule(escape, escaped_space: bool = False):
     """A backslash before anything but punctuation or a newline is just a backslash.
 
     markdown-it's rule would swallow the next character with it, hiding the spaces
-    of a "\\  " hard break.
+    of a "\\  " hard break. With the CJK extension's ``escapedSpace``, a backslash and
+    the space after it are written as nothing.
     """
 
     def rule(state: StateInline, silent: bool) -> bool:
@@ -83,6 +85,9 @@ def escape_rule(escape):
         if src[pos] != "\\" or pos + 1 >= state.posMax:
             return escape(state, silent)
         following = src[pos + 1]
+        if following == " " and escaped_space:
+            state.pos = pos + 2
+            return True
         if following == "\n" or following in ASCII_PUNCT:
             return escape(state, silent)
         if not silent:

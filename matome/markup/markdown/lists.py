@@ -84,6 +84,8 @@ def deflist_terms_core(state) -> None:
 
 
 # --- definition lists: Goldmark decides tightness per description -------------------------
+# A description is tight when no blank line comes before its ":" line; then Goldmark
+# writes its first paragraph without <p> (later paragraphs, after a blank line, keep it).
 
 
 def deflist_tightness_core(state) -> None:
@@ -97,14 +99,18 @@ def deflist_tightness_core(state) -> None:
         first_child = tokens[i + 1].map if i + 1 < len(tokens) else None
         start = (first_child or token.map)[0]
         loose = start > 0 and not lines[start - 1].strip(ASCII_WS + ">")
+        first = True
         for inner in tokens[i + 1 :]:
             if inner.type == "dd_close" and inner.level == token.level:
                 break
-            if (
-                inner.type in ("paragraph_open", "paragraph_close")
-                and inner.level == token.level + 1
-            ):
-                inner.hidden = not loose
+            if inner.level != token.level + 1:
+                continue
+            if inner.type == "paragraph_open":
+                first = first and inner is tokens[i + 1]
+            if inner.type in ("paragraph_open", "paragraph_close"):
+                inner.hidden = first and not loose
+            elif inner.nesting != -1:
+                first = False
 
 
 # --- list tightness: Goldmark's rule ------------------------------------------------------

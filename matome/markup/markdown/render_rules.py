@@ -12,12 +12,19 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
+from .attributes import attribute_text
+from .block_attributes import filter_attributes
+from .chars import GO_SPACE
+from .cjk import soft_break
 from .emoji import emoji_entities
-from .highlight import Highlighter, fence_language
+from .errors import MarkdownError
+from .highlight import FenceAttributeError, Highlighter, codeblock_context, fence_language
+from .highlight_options import OptionError
+from .hooks import RenderHooks, hook_attributes, split_alert, text_content
 from .library_internals import Token, escapeHtml
 from .rawhtml import OMITTED, html_block_has_closure, is_comment
 from .settings import Settings
-from .urls import safe_href
+from .urls import safe_href, url_escape
 
 
 def _attr_value(value: str) -> str:
@@ -41,6 +48,16 @@ def _image_alt(children: list[Token] | None) -> str:
     return "".join(out)
 
 
+def _html_attrs(attrs) -> str:
+    return "".join(f' {name}="{escapeHtml(str(value))}"' for name, value in attrs)
+
+
+def _info_column(env: dict, line: int, info: str) -> int:
+    """Where a fence's info string starts on its source line (from 0)."""
+    lines = env.get("_source", "").split("\n")
+    return max(lines[line].find(info), 0) if line < len(lines) else 0
+
+
 class RenderRules:
     """Render rules for markdown-it token types, producing Goldmark's HTML."""
 
@@ -59,10 +76,14 @@ class RenderRules:
             "hr",
             "heading_open",
             "footnote_block_open",
+            "passthrough_block",
+            "hooked_heading",
+            "hooked_blockquote",
         ]
     )
 
     def install(self, md: MarkdownIt) -> None:
+        self._options = md.options  # for the text of hooked links, images and headings
         for name in dir(self):
             if name.startswith("r_"):
                 method = getattr(self, name)
@@ -99,7 +120,11 @@ class RenderRules:
         return tokens[idx].content
 
     def r_softbreak(self, r, tokens, idx, env):
-        return self._br() if self.s.hard_wraps else "\n"
+        if self.s.hard_wraps:
+            return self._br()
+        if self.s.cjk_line_breaks:
+            return soft_break(tokens, idx, self.s.cjk_line_breaks)
+        return "\n"
 
     def r_hardbreak(self, r, tokens, idx, env):
         return self._br()
@@ -124,54 +149,140 @@ class RenderRules:
     def r_s_close(self, r, tokens, idx, env):
         return "</del>"
 
+    # passthrough: written as it is
+    def r_passthrough_inline(self, r, tokens, idx, env):
+        return tokens[idx].content
+
+    def r_passthrough_block(self, r, tokens, idx, env):
+        return tokens[idx].content
+
     # links and images
     def r_link_open(self, r, tokens, idx, env):
         token = tokens[idx]
-        out = f'<a href="{safe_href(token.attrGet("href") or "", self.s.unsafe)}"'
+        out = f'<a href="{safe_href(url_escape(token.attrGet("href") or ""), self.s.unsafe)}"'
         title = token.attrGet("title")
         if title is not None:
             out += f' title="{_attr_value(title)}"'
         return out + ">"
 
+    def r_hooked_link(self, r, tokens, idx, env):
+        token = tokens[idx]
+        children = token.children or []
+        context = {
+            "destination": token.attrGet("href") or "",
+            "title": token.attrGet("title") or "",
+            "text": r.renderInline(children, self._options, env),
+            "plain_text": text_content(children),
+        }
+        return env["_hooks"].call("link", context)
+
     def r_gm_autolink(self, r, tokens, idx, env):
         token = tokens[idx]
+        hooks: RenderHooks | None = env.get("_hooks")
+        if hooks is not None and "link" in hooks.kinds:
+            context = {
+                "destination": token.attrGet("href") or "",
+                "title": "",
+                "text": escapeHtml(token.content),
+                "plain_text": token.content,
+            }
+            return hooks.call("link", context)
         href = safe_href(token.attrGet("href") or "", self.s.unsafe)
         return f'<a href="{href}">{escapeHtml(token.content)}</a>'
 
     def r_image(self, r, tokens, idx, env):
         token = tokens[idx]
-        src = safe_href(token.attrGet("src") or "", self.s.unsafe)
+        hooks: RenderHooks | None = env.get("_hooks")
+        if hooks is not None and "image" in hooks.kinds:
+            return self._hooked_image(r, token, env, hooks)
+        src = safe_href(url_escape(token.attrGet("src") or ""), self.s.unsafe)
         out = f'<img src="{src}" alt="{_image_alt(token.children)}"'
         title = token.attrGet("title")
         if title is not None:
             out += f' title="{_attr_value(title)}"'
+        if token.meta and token.meta.get("attrs"):  # an unwrapped image's paragraph's
+            out += _html_attrs(filter_attributes(token.meta["attrs"], "img"))
         return out + (" />" if self.s.xhtml else ">")
 
+    def _hooked_image(self, r, token: Token, env: dict, hooks: RenderHooks) -> str:
+        children = token.children or []
+        is_block = bool(token.meta and token.meta.get("is_block"))
+        ordinal = env["_images"] = env.get("_images", -1) + 1  # Hugo counts them per page
+        context = {
+            "destination": token.attrGet("src") or "",
+            "title": token.attrGet("title") or "",
+            "text": r.renderInline(children, self._options, env),
+            "plain_text": text_content(children),
+            "ordinal": ordinal,
+            "is_block": is_block,
+            "attributes": hook_attributes(token.meta.get("attrs", [])) if is_block else {},
+        }
+        return hooks.call("image", context)
+
     # blocks
+    def r_unwrapped_paragraph_open(self, r, tokens, idx, env):
+        return ""  # an image written in place of its paragraph (images.py)
+
+    def r_unwrapped_paragraph_close(self, r, tokens, idx, env):
+        return ""
+
+    def r_hooked_heading(self, r, tokens, idx, env):
+        token = tokens[idx]
+        children = token.children or []
+        attrs = hook_attributes(token.meta.get("attrs", []))
+        context = {
+            "level": int(token.tag[1]),
+            "anchor": attribute_text(attrs["id"]) if "id" in attrs else "",
+            "attributes": attrs,
+            "text": r.renderInline(children, self._options, env),
+            "plain_text": token.meta["plain_text"],
+        }
+        return env["_hooks"].call("heading", context)
+
+    def r_hooked_blockquote(self, r, tokens, idx, env):
+        token = tokens[idx]
+        blocks = token.children or []
+        alert = split_alert(blocks)
+        context = {"type": "regular", "alert_type": "", "alert_title": "", "alert_sign": ""}
+        if alert is None:
+            context["text"] = r.render(blocks, self._options, env)
+        else:
+            # Hugo trims an alert's title and text (a regular quote keeps its last newline).
+            title = r.renderInline(alert.title, self._options, env).strip(GO_SPACE)
+            context["type"], context["alert_type"] = "alert", alert.kind
+            context["alert_title"], context["alert_sign"] = title, alert.sign
+            context["text"] = r.render(alert.body, self._options, env).strip(GO_SPACE)
+        # Numbered as Hugo does: after the quotes inside it.
+        context["ordinal"] = env["_blockquotes"] = env.get("_blockquotes", -1) + 1
+        context["attributes"] = hook_attributes(token.meta.get("block_attrs", []))
+        return env["_hooks"].call("blockquote", context)
+
     def r_heading_open(self, r, tokens, idx, env):
         token = tokens[idx]
         attrs = token.meta.get("attrs", [])
         rendered = "".join(
-            f' {name}="{_attr_value(value)}"'
+            f' {name}="{_attr_value(attribute_text(value))}"'
             for name, value in attrs
             if not name.lower().startswith("on")
         )
         return f"<{token.tag}{rendered}>"
 
     def r_hr(self, r, tokens, idx, env):
-        return "<hr />\n" if self.s.xhtml else "<hr>\n"
+        attrs = _html_attrs(tokens[idx].attrs.items()) if tokens[idx].attrs else ""
+        return f"<hr{attrs} />\n" if self.s.xhtml else f"<hr{attrs}>\n"
 
     def r_code_block(self, r, tokens, idx, env):
         return f"<pre><code>{escapeHtml(tokens[idx].content)}</code></pre>\n"
 
     def r_fence(self, r, tokens, idx, env):
         token = tokens[idx]
-        if not self.s.code_fences:
+        if not self.s.highlight.code_fences:
             lang = fence_language(token.info)
             css = f' class="language-{escapeHtml(lang)}"' if lang else ""
             return f"<pre><code{css}>{escapeHtml(token.content)}</code></pre>\n"
         ordinal = env["_fences"] = env.get("_fences", -1) + 1
         info = token.info
+        line = token.map[0] if token.map else 0
         if (
             len(info) == 1
             and info.isascii()
@@ -179,11 +290,23 @@ class RenderRules:
             and token.map[0] == env.get("_last_line")
         ):
             info = ""  # Goldmark drops a one-byte info string that ends the source
-        return self.highlighter.block(token.content, info, ordinal)
+        try:
+            hooks: RenderHooks | None = env.get("_hooks")
+            kind = hooks.codeblock_kind(fence_language(info)) if hooks is not None else None
+            if kind is not None:
+                return hooks.call(kind, codeblock_context(token.content, info, ordinal))
+            return self.highlighter.fence(token.content, info, ordinal)
+        except FenceAttributeError as e:
+            raise MarkdownError(
+                line + 1, _info_column(env, line, info) + e.column + 1, str(e)
+            ) from None
+        except OptionError as e:
+            raise MarkdownError(line + 1, _info_column(env, line, info) + 1, str(e)) from None
 
     # tables, laid out like Hugo's embedded table template
     def r_table_open(self, r, tokens, idx, env):
-        return "<table>\n"
+        attrs = sorted((k, v) for k, v in tokens[idx].attrs.items() if v)
+        return f"<table{_html_attrs(attrs)}>\n"
 
     def r_table_close(self, r, tokens, idx, env):
         return "</table>\n"

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .highlight_options import HighlightConfig, site_config
+
 _TYPOGRAPHER_KEYS = {
     "leftsinglequote": "&lsquo;",
     "rightsinglequote": "&rsquo;",
@@ -44,16 +46,22 @@ class Settings:
     auto_heading_id: bool = True
     id_type: str = "github"
     attribute_title: bool = True
+    attribute_block: bool = False  # {.class} on a line after a block
+    auto_definition_term_id: bool = False
+    wrap_standalone_images: bool = True
+    # Extras: the ones switched on, of "delete", "insert", "mark", "subscript", "superscript".
+    extras: frozenset[str] = frozenset()
+    # Passthrough: (opening, closing) delimiters, each kept as written.
+    passthrough_block: tuple[tuple[str, str], ...] = ()
+    passthrough_inline: tuple[tuple[str, str], ...] = ()
+    cjk_line_breaks: str = ""  # "", "simple" or "css3draft"
+    cjk_escaped_space: bool = False
+    # When Hugo's own link and image render hooks apply: "never", "fallback" (when the
+    # site has none of its own) or "always".
+    embedded_link_hook: str = "never"
+    embedded_image_hook: str = "never"
     emoji: bool = False
-    code_fences: bool = True
-    no_classes: bool = True
-    style: str = "monokai"
-    line_nos: Any = False
-    line_numbers_in_table: bool = True
-    line_no_start: int = 1
-    tab_width: int = 4
-    guess_syntax: bool = False
-    wrapper_class: str = "highlight"
+    highlight: HighlightConfig = field(default_factory=HighlightConfig)
     toc_start: int = 2
     toc_end: int = 3
     toc_ordered: bool = False
@@ -74,7 +82,8 @@ def _get(tree: dict, path: str, default: Any) -> Any:
     return node
 
 
-def read_settings(markup: dict | None, enable_emoji: bool) -> Settings:
+def read_settings(markup: dict | None, enable_emoji: bool, legacy: dict | None = None) -> Settings:
+    """``legacy``: the site config's top-level keys, for the ``pygments*`` ones."""
     m = _lower_keys(markup or {})
     ext = _get(m, "goldmark.extensions", {})
     return Settings(
@@ -91,18 +100,28 @@ def read_settings(markup: dict | None, enable_emoji: bool) -> Settings:
         footnote_backlink=str(_get(ext, "footnote.backlinkhtml", "&#x21a9;&#xfe0e;")),
         definition_list=bool(_get(ext, "definitionlist", True)),
         auto_heading_id=bool(_get(m, "goldmark.parser.autoheadingid", True)),
-        id_type=str(_get(m, "goldmark.parser.autoheadingidtype", "github")).lower(),
-        attribute_title=_attribute_title(_get(m, "goldmark.parser.attribute", True)),
+        id_type=_id_type(_get(m, "goldmark.parser", {})),
+        attribute_title=_attribute(_get(m, "goldmark.parser.attribute", True), "title", True),
+        attribute_block=_attribute(_get(m, "goldmark.parser.attribute", True), "block", False),
+        auto_definition_term_id=bool(_get(m, "goldmark.parser.autodefinitiontermid", False))
+        and bool(_get(ext, "definitionlist", True)),
+        wrap_standalone_images=bool(
+            _get(m, "goldmark.parser.wrapstandaloneimagewithinparagraph", True)
+        ),
+        extras=frozenset(
+            name
+            for name in ("delete", "insert", "mark", "subscript", "superscript")
+            if _get(ext, f"extras.{name}.enable", False)
+        ),
+        passthrough_block=_delimiters(ext, "block"),
+        passthrough_inline=_delimiters(ext, "inline"),
+        cjk_line_breaks=_cjk_line_breaks(_get(ext, "cjk", {})),
+        cjk_escaped_space=bool(_get(ext, "cjk.enable", False))
+        and bool(_get(ext, "cjk.escapedspace", False)),
+        embedded_link_hook=_embedded_hook(m, "link", legacy or {}),
+        embedded_image_hook=_embedded_hook(m, "image", legacy or {}),
         emoji=bool(enable_emoji),
-        code_fences=bool(_get(m, "highlight.codefences", True)),
-        no_classes=bool(_get(m, "highlight.noclasses", True)),
-        style=str(_get(m, "highlight.style", "monokai")),
-        line_nos=_get(m, "highlight.linenos", False),
-        line_numbers_in_table=bool(_get(m, "highlight.linenumbersintable", True)),
-        line_no_start=int(_get(m, "highlight.linenostart", 1)),
-        tab_width=int(_get(m, "highlight.tabwidth", 4)),
-        guess_syntax=bool(_get(m, "highlight.guesssyntax", False)),
-        wrapper_class=str(_get(m, "highlight.wrapperclass", "highlight")),
+        highlight=site_config(_get(m, "highlight", {}), _lower_keys(legacy or {})),
         toc_start=int(_get(m, "tableofcontents.startlevel", 2)),
         toc_end=int(_get(m, "tableofcontents.endlevel", 3)),
         toc_ordered=bool(_get(m, "tableofcontents.ordered", False)),
@@ -122,5 +141,48 @@ def _footnote_enabled(value: Any) -> bool:
     return bool(value.get("enable", True)) if isinstance(value, dict) else bool(value)
 
 
-def _attribute_title(value: Any) -> bool:
-    return bool(value.get("title", True)) if isinstance(value, dict) else bool(value)
+def _attribute(value: Any, key: str, default: bool) -> bool:
+    """``parser.attribute.title`` or ``.block``; the old boolean form is ``title``."""
+    if isinstance(value, dict):
+        return bool(value.get(key, default))
+    return bool(value) if key == "title" else default
+
+
+def _id_type(parser: Any) -> str:
+    """``autoIDType``, or its name before Hugo 0.144, which still wins when set."""
+    parser = parser if isinstance(parser, dict) else {}
+    return str(parser.get("autoheadingidtype") or parser.get("autoidtype") or "github").lower()
+
+
+def _delimiters(ext: dict, kind: str) -> tuple[tuple[str, str], ...]:
+    if not _get(ext, "passthrough.enable", False):
+        return ()
+    pairs = _get(ext, f"passthrough.delimiters.{kind}", []) or []
+    return tuple(
+        (str(p[0]), str(p[1])) for p in pairs if isinstance(p, (list, tuple)) and len(p) == 2
+    )
+
+
+def _cjk_line_breaks(cjk: Any) -> str:
+    if not isinstance(cjk, dict) or not cjk.get("enable") or not cjk.get("eastasianlinebreaks"):
+        return ""
+    return "css3draft" if cjk.get("eastasianlinebreaksstyle") == "css3draft" else "simple"
+
+
+def _embedded_hook(m: dict, kind: str, site: dict) -> str:
+    """When Hugo uses its embedded link or image hook: ``useEmbedded`` (or the older
+    ``enableDefault``), where "auto" means "fallback" on a site with [languages] served
+    from one host whose pages share resources (``duplicateResourceFiles`` off)."""
+    hook = _get(m, f"goldmark.renderhooks.{kind}", {})
+    hook = hook if isinstance(hook, dict) else {}
+    mode = str(hook.get("useembedded", "auto")).lower()
+    if "enabledefault" in hook:
+        mode = "fallback" if hook["enabledefault"] else "never"
+    if mode == "auto":
+        languages = site.get("languages")
+        multihost = isinstance(languages, dict) and any(
+            isinstance(v, dict) and "baseurl" in v for v in languages.values()
+        )
+        shared = not _get(m, "goldmark.duplicateresourcefiles", False)
+        mode = "fallback" if languages and not multihost and shared else "never"
+    return mode if mode in ("always", "fallback") else "never"

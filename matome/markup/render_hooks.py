@@ -1,0 +1,70 @@
+"""A site's render hook templates: ``templates/_markup/render-link.html``,
+``render-image.html``, ``render-heading.html``, ``render-codeblock.html``,
+``render-codeblock-LANG.html`` and ``render-blockquote.html``, as Hugo's
+``layouts/_markup/``.
+
+Each template gets Hugo's context in snake_case (see ``markdown/hooks.py``: the link's
+``destination``, ``title``, ``text`` as HTML, ``plain_text``; an image's ``ordinal``,
+``is_block`` and ``attributes``; a heading's ``level``, ``anchor`` and ``attributes``;
+a code block's ``type``, ``inner``, ``options``, ``attributes`` and ``ordinal``; a block
+quote's ``type`` ("regular" or "alert"), ``alert_type``, ``alert_title`` (HTML),
+``alert_sign``, ``text``, ``attributes`` and ``ordinal``)
+plus ``page``, ``page_inner`` (the same page: matome has no ``RenderShortcodes``) and
+``site``. What it writes replaces the element.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from ..render.environment import template_error
+from .markdown.hooks import RenderHooks
+
+_HOOK_NAME = re.compile(
+    r"_markup/render-(link|image|heading|blockquote|codeblock(?:-[^/]+)?)\.html"
+)
+
+
+def hook_templates(env: jinja2.Environment) -> dict[str, str]:
+    """The hook templates the site (or its theme) has: kind ("link", "codeblock-mermaid",
+    ...) -> template name."""
+    found = {}
+    for names in env.matome_template_names:
+        for name in names:
+            m = _HOOK_NAME.fullmatch(name)
+            if m:
+                found[m.group(1)] = name
+    return found
+
+
+def render_template(template: jinja2.Template, **variables: Any) -> str:
+    """A hook written by a plain ``template.render`` (``page_hooks``' ``render``)."""
+    return template.render(**variables)
+
+
+def page_hooks(
+    env: jinja2.Environment,
+    names: dict[str, str],
+    variables: dict[str, Any],
+    render: Callable[..., str],
+) -> RenderHooks:
+    """The hooks of one page: ``render(template, **context)`` writes each with the
+    element's context and ``variables`` (the page and site)."""
+
+    def call(kind: str, context: dict[str, Any]) -> str:
+        name = names[kind]
+        for key in ("text", "alert_title"):
+            if key in context:
+                context[key] = Markup(context[key])
+        try:
+            template = env.get_template(name)  # logs its use, as shortcodes do
+            return render(template, **variables, **context)
+        except jinja2.TemplateError as e:
+            raise template_error(e, name) from None
+
+    return RenderHooks(frozenset(names), call)
