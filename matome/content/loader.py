@@ -241,6 +241,7 @@ def _load_file(
     page.lang = lang or content.lang
     page.file.lang = page.lang
     page.file.path = page.file.key = rel  # with its language part, as Hugo's .File.Path
+    page.file.folder = content.label
     if content.own:  # two languages' folders may hold the same path
         page.file.content_dir = content.label
         page.file.key = f"{content.label}:{rel}"

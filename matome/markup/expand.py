@@ -261,7 +261,7 @@ def _indent_before(body: str, offset: int) -> str:
 
 
 def _display_path(page: Page) -> str:
-    return f"content/{page.file.path}" if page.file else page.out_path
+    return page.file.site_path if page.file else page.out_path
 
 
 def merge_placeholder_runs(source: str) -> str:

@@ -157,9 +157,9 @@ def _no_template(pages: list, fmt: OutputFormat) -> SourceError:
 def _origin(page) -> str:
     """The file to blame for a page's outputs; a term blames the first page that uses it."""
     if page.file:
-        return f"content/{page.file.path}"
+        return page.file.site_path
     if page.kind == "term" and page.pages and page.pages[0].file:
-        return f"content/{page.pages[0].file.path} ({page.taxonomy} {page.term!r})"
+        return f"{page.pages[0].file.site_path} ({page.taxonomy} {page.term!r})"
     return f"{page.kind} {page.rel_permalink}"
 
 
