@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -243,6 +244,42 @@ def test_what_hugo_refuses_in_outputs_fails_with_its_place(tmp_path, config, pag
     assert done.returncode != 0
     assert f"{where}: error: {message}" in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_media_type_named_without_its_suffix_is_found_as_hugo_finds_it(tmp_path):
+    """ "application/rss" is Hugo's "application/rss+xml" and "image/svg" its
+    "image/svg+xml" (main and sub type, when only one type has them)."""
+    config = (
+        'disableKinds = ["taxonomy", "term", "sitemap", "section", "page"]\n'
+        '[outputFormats.rss]\n  mediaType = "application/rss"\n  baseName = "atom"\n'
+        '[outputFormats.pic]\n  mediaType = "IMAGE/SVG"\n  baseName = "pic"\n'
+        '[outputs]\n  home = ["html", "rss", "pic"]\n'
+    )
+    go = (
+        "{{ range .OutputFormats }}[{{ .Name }} {{ .MediaType.Type }} {{ .RelPermalink }}]{{ end }}"
+    )
+    jinja = (
+        "{% for f in page.output_formats %}[{{ f.name }} {{ f.media_type.type }}"
+        " {{ f.rel_permalink }}]{% endfor %}"
+    )
+    printed = {}
+    for tool, folder, template in (("hugo", "layouts", go), ("matome", "templates", jinja)):
+        files = {f"{folder}/home.html": template, f"{folder}/home.pic.svg": "<svg/>"}
+        files[f"{folder}/home.rss.xml"] = "<rss/>"
+        site = _site(tmp_path / tool, config, files)
+        out = tmp_path / tool / "out"
+        done = build(tool, site, out)
+        assert done.returncode == 0, done.stdout + done.stderr
+        written = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+        printed[tool] = (
+            # (matome's own theme adds a 404 page and home pagers: not what is compared)
+            sorted(w for w in written if w.endswith(("atom.xml", ".svg", "/index.xml"))),
+            # Go escapes "+" in HTML as &#43;, Jinja leaves it
+            unescape((out / "index.html").read_text(encoding="utf-8")),
+        )
+    assert printed["hugo"][0] == ["atom.xml", "pic.svg"]
+    assert "[rss application/rss+xml /atom.xml]" in printed["hugo"][1]
+    assert printed["matome"] == printed["hugo"]
 
 
 # Template names for one page and format, in the order Hugo prefers them. Hugo ranks a
