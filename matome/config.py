@@ -45,6 +45,7 @@ ACTED_ON = frozenset(
         "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
         "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
         "uglyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        "pluralizelisttitles", "capitalizelisttitles",
         # outputs
         "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
         "imaging", "menus", "menu",

@@ -193,6 +193,27 @@ def test_punctuation_is_dropped_from_paths():
     assert "t/2024/guillemets-and-ellipsis/index.html" in hugo.files
 
 
+@pytest.mark.parametrize(
+    "setting", ["", "pluralizeListTitles = false\n", "capitalizeListTitles = false\n"]
+)
+def test_titles_of_sections_taxonomies_and_terms_without_index(setting):
+    def config(src: Path) -> None:
+        text = (src / "hugo.toml").read_text(encoding="utf-8")
+        (src / "hugo.toml").write_text(setting + text, encoding="utf-8")
+
+    hugo = build_prepared("hugo", prepare("list-titles", "hugo", config))
+    matome = build_prepared("matome", prepare("list-titles", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"{setting}\n" + "\n".join(problems)
+    if not setting:
+        titles = {path: probe["title"] for path, probe in hugo.probes.items()}
+        assert titles["category/index.html"] == "Category"  # not pluralized
+        assert titles["box-item/index.html"] == "Box Item"
+        assert titles["blog-entry/index.html"] == "Blog-Entries"
+        assert titles["tag/go-lang/index.html"] == "Go Lang"
+        assert titles["series/index.html"] == ""  # its _index.md has none
+
+
 # --- bundles -------------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ def make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[str
         if page.kind == "page" and page.section and page.section not in sections:
             section = Page(
                 kind="section",
-                title=list_title(page.section),
+                title=section_title(page.section, config),
                 params={},
                 rel_permalink="",
                 out_path="",
@@ -86,9 +86,33 @@ def pluralize(word: str) -> str:
     return word + "s"
 
 
-def list_title(name: str) -> str:
-    """The title Hugo gives a section or taxonomy without ``_index.md``: "archive" → "Archives"."""
-    return title_case(pluralize(name.replace("-", " ").replace("_", " ")))
+def section_title(name: str, config: SiteConfig) -> str:
+    """The title Hugo gives a section without ``_index.md``: its folder's name pluralized
+    (``pluralizeListTitles``) and title-cased (``capitalizeListTitles``), both on by
+    default: "blog-entry" → "Blog-Entries"."""
+    if _setting(config, "pluralizeListTitles"):
+        name = pluralize(name)
+    return title_case(name) if _setting(config, "capitalizeListTitles") else name
+
+
+def taxonomy_title(plural: str, config: SiteConfig) -> str:
+    """The title Hugo gives a taxonomy without ``_index.md``: its name as configured,
+    never pluralized, title-cased (``capitalizeListTitles``), hyphens made spaces:
+    "category" → "Category", "box-item" → "Box Item", "my_thing" → "My_thing"."""
+    title = title_case(plural) if _setting(config, "capitalizeListTitles") else plural
+    return title.replace("-", " ")
+
+
+def term_title(term: str, config: SiteConfig) -> str:
+    """The title Hugo gives a term without ``_index.md``: the term as a page writes it,
+    title-cased (``capitalizeListTitles``)."""
+    return title_case(term) if _setting(config, "capitalizeListTitles") else term
+
+
+def _setting(config: SiteConfig, key: str) -> bool:
+    """A boolean setting that is on unless the config turns it off."""
+    value = config.get(key)
+    return not (value is False or str(value).lower() == "false")
 
 
 def apply_cascade(pages: list[Page], environment: str) -> None:

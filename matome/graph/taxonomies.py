@@ -10,7 +10,7 @@ from ..content.loader import set_location
 from ..content.page import ZERO_DATE, Page, Term
 from ..content.urls import sanitize_path, urlize
 from .order import sort_pages
-from .sections import list_title, newest_published, title_case
+from .sections import newest_published, taxonomy_title, term_title
 
 
 def term_values(page: Page, plural: str) -> list[str]:
@@ -48,8 +48,7 @@ def _as_list_page(page: Page | None, kind: str, title: str, **fields) -> Page:
     """A taxonomy or term page: its ``_index.md`` page when it has one, else a new page."""
     if page is None:
         return Page(kind=kind, title=title, params={}, rel_permalink="", out_path="", **fields)
-    page.kind = kind
-    page.title = page.title or title
+    page.kind = kind  # its title is the file's, even none (Hugo names only pages of no file)
     page.type = page.type or fields["type"]
     for name, value in fields.items():
         if name != "type":
@@ -79,7 +78,7 @@ def make_taxonomies(
                     term_page = _as_list_page(
                         (term_indexes or {}).get((plural, key)),
                         "term",
-                        title_case(raw),
+                        term_title(raw, config),
                         section=plural,
                         type=plural,
                         taxonomy=plural,
@@ -93,7 +92,7 @@ def make_taxonomies(
         tax_page = _as_list_page(
             (lists or {}).get(plural),
             "taxonomy",
-            list_title(plural),
+            taxonomy_title(plural, config),
             section=plural,
             type=plural,
             taxonomy=plural,
