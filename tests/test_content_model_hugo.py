@@ -214,6 +214,11 @@ def test_titles_of_sections_taxonomies_and_terms_without_index(setting):
         assert titles["series/index.html"] == ""  # its _index.md has none
 
 
+def test_pages_of_one_date_are_in_the_order_of_their_titles():
+    hugo, _ = assert_same("title-order")
+    assert len(hugo.probes["posts/index.html"]["pages"]) == 43
+
+
 # --- bundles -------------------------------------------------------------------------------
 
 
