@@ -323,7 +323,7 @@ class SiteConfig:
     params: dict
     menus: dict
     taxonomies: dict[str, str]  # singular -> plural
-    permalinks: dict[str, str]
+    permalinks: tuple[PermalinkRule, ...]  # [permalinks], in the order given
     outputs: dict[str, list[str]]
     pager_size: int
     summary_length: int
@@ -540,15 +540,51 @@ def load_translations(source: Path) -> dict:
     return read_translations([theme_dir() / "i18n", source / "i18n"])
 
 
-def _permalinks(table: dict) -> dict[str, str]:
-    """Flatten Hugo's permalinks: ``{section: pattern}`` or ``{kind: {section: pattern}}``."""
-    out: dict[str, str] = {}
+@dataclass(frozen=True)
+class PermalinkRule:
+    """One pattern of ``[permalinks]``: for the pages of one kind below a content path."""
+
+    kind: str  # page, section, taxonomy or term
+    path: str  # "posts", "docs/guide", "tags" (lower case); "": the pages at the top
+    pattern: str
+
+    def applies_to(self, kind: str, path: str) -> bool:
+        """Whether the rule is for a page of ``kind`` at the content path ``path`` (lower
+        case, no slashes around: "posts/sub/a", a term "tags/go"). A rule's path takes in
+        itself and everything below it, as Hugo's ``/{posts,posts/**}``; the empty one
+        (Hugo's ``/*``) what is directly under the content folder."""
+        if kind != self.kind:
+            return False
+        if not self.path:
+            return "/" not in path
+        return path == self.path or path.startswith(self.path + "/")
+
+
+PERMALINK_KINDS = ("page", "section", "taxonomy", "term")
+
+
+def _permalinks(table: dict) -> tuple[PermalinkRule, ...]:
+    """Hugo's ``[permalinks]``: ``section = pattern`` is for the section's pages and terms
+    (a taxonomy's name is a section there), ``[permalinks.KIND] section = pattern`` for one
+    kind."""
+    rules: list[PermalinkRule] = []
     for key, value in table.items():
+        key = str(key).lower()
         if isinstance(value, dict):
-            if key == "page":
-                out.update({k: str(v) for k, v in value.items()})
-            else:
-                out.update({f"{key}:{k}": str(v) for k, v in value.items()})
+            if key in PERMALINK_KINDS:
+                rules += [PermalinkRule(key, _rule_path(k), str(v)) for k, v in value.items()]
         else:
-            out[key] = str(value)
-    return out
+            rules += [PermalinkRule(kind, _rule_path(key), str(value)) for kind in ("page", "term")]
+    return tuple(rules)
+
+
+def _rule_path(key: Any) -> str:
+    return str(key).strip(" /").lower()
+
+
+def permalink_pattern(config: SiteConfig, kind: str, path: str) -> str | None:
+    """The ``[permalinks]`` pattern for a page of ``kind`` at the content path ``path``;
+    of two rules that apply, the one for the deeper path (Hugo takes either)."""
+    path = path.strip("/").lower()
+    found = [r for r in config.permalinks if r.applies_to(kind, path)]
+    return max(found, key=lambda r: len(r.path)).pattern if found else None

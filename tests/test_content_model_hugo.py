@@ -214,6 +214,34 @@ def test_titles_of_sections_taxonomies_and_terms_without_index(setting):
         assert titles["series/index.html"] == ""  # its _index.md has none
 
 
+def test_taxonomy_and_term_permalinks_and_terms_of_an_index_alone():
+    hugo, _ = assert_same("term-permalinks")
+    assert "filter/tag/the-x-tag/index.html" in hugo.files  # :slug from its _index title
+    assert "filter/tag/empty-tag/index.html" in hugo.files  # no page, an _index.md
+    assert "s/lab/index.html" in hugo.files  # [permalinks] series: the term's slug
+    assert "all-categories/index.html" in hugo.files
+    categories = hugo.probes["all-categories/index.html"]["pages"]
+    assert categories == ["/blog/categories/markdown/", "/blog/categories/documentation/"]
+    assert hugo.probes["posts/index.html"]["lastmod"] == "2023-01-01T00:00:00Z"
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [":title", ":contentbasename", ":slugorcontentbasename", ":year/:month/:slug", ":sections"],
+)
+def test_term_permalink_tokens(pattern):
+    def config(src: Path) -> None:
+        text = (src / "hugo.toml").read_text(encoding="utf-8")
+        text = text.replace('tags = "/filter/tag/:slug/"', f'tags = "/t/{pattern}/"')
+        (src / "hugo.toml").write_text(text, encoding="utf-8")
+
+    hugo = build_prepared("hugo", prepare("term-permalinks", "hugo", config))
+    matome = build_prepared("matome", prepare("term-permalinks", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"{pattern}\n" + "\n".join(problems)
+    assert any(f.startswith("t/") for f in hugo.files)
+
+
 def test_pages_of_one_date_are_in_the_order_of_their_titles():
     hugo, _ = assert_same("title-order")
     assert len(hugo.probes["posts/index.html"]["pages"]) == 43

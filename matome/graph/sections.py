@@ -225,19 +225,28 @@ def link_children(
         hidden[id(page.parent)].append(page)
     for section in sections.values():
         section.parent.sections.append(section)
-    # Deepest first, so a section's date is known before its parent sorts it.
+    # Deepest first, so a section's date is known before its parent sorts it. A list page
+    # takes its dates from every page below it, at any depth (Hugo sends each page's up
+    # the tree), not only from its children's.
+    below: dict[int, list[Page]] = {}
     for node in [*sorted(sections.values(), key=lambda s: -s.file_depth), home]:
         node.sections = sort_pages(node.sections)
         node.pages = sort_pages(node.regular_pages + node.sections)
-        dated = node.pages + hidden.get(id(node), [])
-        latest = max((p.date for p in dated), default=ZERO_DATE)
-        latest_mod = max((p.lastmod for p in dated), default=ZERO_DATE)
-        if not node.date:
-            node.date = latest
-        if not node.publish_date:
-            node.publish_date = newest_published(dated, now)
-        if not node.lastmod or node.lastmod < latest_mod:
-            node.lastmod = max(node.lastmod, latest_mod)
+        below[id(node)] = [*node.pages, *hidden.get(id(node), [])]
+        for section in node.sections:
+            below[id(node)] += below[id(section)]
+        take_dates(node, below[id(node)], now)
+
+
+def take_dates(node: Page, pages: list[Page], now: datetime) -> None:
+    """A list page's dates from its pages' (the newest of each), as Hugo gives them to a
+    list page none of whose own dates is set: one set in its _index.md (or a lastmod
+    from Git) keeps all of them as they are."""
+    if any(d != ZERO_DATE for d in (node.date, node.lastmod, node.publish_date, node.expiry_date)):
+        return
+    node.date = max((p.date for p in pages), default=ZERO_DATE)
+    node.publish_date = newest_published(pages, now)
+    node.lastmod = max((p.lastmod for p in pages), default=ZERO_DATE)
 
 
 def link_prev_next(regular: list[Page]) -> None:
