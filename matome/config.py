@@ -44,7 +44,7 @@ ACTED_ON = frozenset(
         # content
         "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
         "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
-        "uglyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        "uglyurls", "canonifyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
         "pluralizelisttitles", "capitalizelisttitles",
         # outputs
         "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
@@ -344,6 +344,9 @@ class SiteConfig:
     enable_git_info: bool = False
     disable_kinds: frozenset[str] = frozenset()  # home, page, section, taxonomy, term, rss, ...
     ugly_urls: bool | dict = False  # uglyURLs: for every page, or {section: bool}
+    # canonifyURLs: root-relative URLs in HTML made absolute after rendering, and the
+    # relative URLs of pages written without the baseURL's path (it comes back then).
+    canonify_urls: bool = False
     files: list[str] = field(default_factory=list)
     # Every language built, in Hugo's order (weight, then code; the language itself when
     # the site has one); ``language`` is one of them.
@@ -367,6 +370,12 @@ class SiteConfig:
     def base_path(self) -> str:
         """The path part of baseURL without its final slash: "" or "/blog"."""
         return urlsplit(self.base_url).path.rstrip("/")
+
+    @property
+    def rel_base_path(self) -> str:
+        """What starts a relative URL of the site (``rel_permalink``): the base path, or
+        nothing with ``canonifyURLs``, whose absolute URLs put it back (Hugo)."""
+        return "" if self.canonify_urls else self.base_path
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.raw.get(key.lower(), default)
@@ -463,6 +472,7 @@ def _make_config(
         enable_git_info=bool(tree.get("enablegitinfo", False)),
         disable_kinds=frozenset(str(k).lower() for k in tree.get("disablekinds") or []),
         ugly_urls=tree.get("uglyurls") or False,
+        canonify_urls=bool(tree.get("canonifyurls", False)),
         files=files,
         languages=languages,
         default_language=default,

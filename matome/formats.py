@@ -349,7 +349,7 @@ def page_output_format(page: Any, fmt: OutputFormat, config: SiteConfig) -> Page
     url = format_location(page, fmt).url_path
     if _ESCAPED_IN_URLS.search(url) is not None:
         url = escape_url_path(url)
-    rel = config.base_path + url
+    rel = config.rel_base_path + url
     absolute = config.base_url.rstrip("/") + url
     if fmt.protocol:
         absolute = fmt.protocol + absolute.split("://", 1)[-1]

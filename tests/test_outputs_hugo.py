@@ -282,6 +282,69 @@ def test_a_media_type_named_without_its_suffix_is_found_as_hugo_finds_it(tmp_pat
     assert printed["matome"] == printed["hugo"]
 
 
+CANONIFY_PAGE = (
+    "---\ntitle: A\ndate: 2024-01-01\n---\n[b](/posts/b/) ![i](/img.png) [rel](b/)"
+    ' [sl](//cdn.example.net/x) [site](/blog/already/)\n\n    href="/code"\n'
+)
+# The same attributes printed by both tools' templates: quoted both ways, unquoted, a
+# srcset, a schemeless URL, one already under the base path, a form, a meta url=.
+CANONIFY_ATTRIBUTES = (
+    '<img srcset="/a.png 1x, /b.png   2x"> <a href=/noquote>nq</a> <a href="//cdn/x">sl</a>'
+    ' <a data-src="/blog/already">al</a> <form action="/act"></form> <meta url=\'/u\'>'
+)
+
+
+@pytest.mark.parametrize("canonify", [True, False])
+def test_root_relative_urls_made_absolute_as_hugo_does(tmp_path, canonify):
+    """With canonifyURLs, every root-relative URL in an attribute of an HTML file is on the
+    base URL, and relative URLs lose the base path; in RSS, always."""
+    config = f"canonifyURLs = {str(canonify).lower()}\n"
+    go = {
+        "single.html": "<a href=\"{{ .RelPermalink }}\">r</a> <a href='{{ .Permalink }}'>p</a>"
+        ' {{ "x/y" | relURL }} {{ "x/y" | absURL }} ' + CANONIFY_ATTRIBUTES + " {{ .Content }}",
+        "list.html": '{{ range .Pages }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}',
+        "rss.xml": "<rss>{{ range .Pages }}<item><link>{{ .Permalink }}</link><description>"
+        "{{ string .Content }}</description></item>{{ end }}</rss>",
+    }
+    jinja = {
+        "single.html": "<a href=\"{{ page.rel_permalink }}\">r</a> <a href='{{ page.permalink }}'>p</a>"
+        ' {{ "x/y" | rel_url }} {{ "x/y" | abs_url }} '
+        + CANONIFY_ATTRIBUTES
+        + " {{ page.content }}",
+        "list.html": '{% for p in page.pages %}<a href="{{ p.rel_permalink }}">{{ p.title }}</a>'
+        "{% endfor %}",
+        "rss.xml": "<rss>{% for p in page.pages %}<item><link>{{ p.permalink }}</link><description>"
+        "{{ p.content | forceescape }}</description></item>{% endfor %}</rss>",
+    }
+    written = {}
+    for tool, folder, templates in (("hugo", "layouts", go), ("matome", "templates", jinja)):
+        files = {f"{folder}/_default/{name}": text for name, text in templates.items()}
+        files["content/posts/a.md"] = CANONIFY_PAGE
+        files["content/posts/b.md"] = "---\ntitle: B\ndate: 2024-01-02\n---\nB\n"
+        site = _site(tmp_path / tool, config, files)
+        cfg = site / "hugo.toml"
+        cfg.write_text(
+            cfg.read_text().replace("https://example.org/", "https://example.org/blog/"),
+            encoding="utf-8",
+        )
+        out = tmp_path / tool / "out"
+        done = build(tool, site, out)
+        assert done.returncode == 0, done.stdout + done.stderr
+        written[tool] = {
+            path: (out / path).read_text(encoding="utf-8")
+            for path in ("posts/a/index.html", "posts/index.html", "posts/index.xml")
+        }
+    assert written["matome"] == written["hugo"]
+    page = written["hugo"]["posts/a/index.html"]
+    if canonify:
+        assert '<a href="https://example.org/blog/posts/b/">' in page
+        assert "https://example.org/blog/already" in page  # the base path not twice
+        assert " /x/y " in page  # relURL: no base path
+    else:
+        assert '<a href="/posts/b/">' in page and " /blog/x/y " in page
+    assert "href=&#34;https://example.org/blog/posts/b/&#34;" in written["hugo"]["posts/index.xml"]
+
+
 # Template names for one page and format, in the order Hugo prefers them. Hugo ranks a
 # template named after the format alone (``atom.xml``) and one named after the suffix
 # alone (``list.xml``) equally, and then takes either: no case has both.

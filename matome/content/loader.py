@@ -488,7 +488,7 @@ def expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
 
 def unescaped_path(rel_permalink: str, config: SiteConfig) -> str:
     """The unescaped URL path of a location ``set_location`` gave, without the base path."""
-    return unquote(rel_permalink.removeprefix(config.base_path))
+    return unquote(rel_permalink.removeprefix(config.rel_base_path))
 
 
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
@@ -499,7 +499,7 @@ def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
         url_path = config.language.prefix + url_path
     page.out_path = output_path_for(url_path)
     escaped = escape_url_path(url_path)
-    page.rel_permalink = config.base_path + escaped
+    page.rel_permalink = config.rel_base_path + escaped
     page.permalink = config.base_url.rstrip("/") + escaped
 
 
