@@ -43,7 +43,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from .config import Flags, SiteConfig, load_config
 from .content.dates import parse_date, site_zone
 from .content.frontmatter import FrontMatter, split_front_matter
-from .content.loader import CONTENT_EXTS, _is_ignored, load_content
+from .content.loader import CONTENT_EXTS, is_ignored, load_content
 from .content.page import Page
 from .errors import SourceError, line_col
 from .graph.site import Site, build_site
@@ -160,9 +160,9 @@ def content_files(root: Path) -> list[str]:
     """The files the loader reads as pages (a leaf bundle's other files are resources)."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not _is_ignored(d))
+        dirnames[:] = sorted(d for d in dirnames if not is_ignored(d))
         rel_dir = Path(dirpath).relative_to(root).as_posix()
-        names = sorted(n for n in filenames if n.endswith(CONTENT_EXTS) and not _is_ignored(n))
+        names = sorted(n for n in filenames if n.endswith(CONTENT_EXTS) and not is_ignored(n))
         leaf = next((n for n in names if n.rsplit(".", 1)[0] == "index"), None)
         if leaf:
             names, dirnames[:] = [leaf], []
@@ -423,7 +423,7 @@ def _check_quote(ctx: _Context, display: str, sc: Shortcode) -> None:
 
 def _is_date(text: str) -> bool:
     m = _CREATED_AT.fullmatch(text)
-    if m:  # strptime is too slow for 150,000 comments
+    if m:  # strptime is too slow for every comment of a site
         try:
             datetime(*(int(g or 0) for g in m.groups()))
             return True

@@ -133,7 +133,7 @@ def run() -> None:
     """The ``matome`` command: ``main``, then exit without tearing the heap down.
 
     A build leaves millions of objects (the site graph, the cache's reads) that Python
-    would free one by one at exit, a fifth of a second on the real blog; every file is
+    would free one by one at exit; every file is
     written and closed by then, so the process ends as soon as its output is flushed."""
     code = main()
     sys.stdout.flush()

@@ -120,7 +120,7 @@ def parse_data(
 
 
 def _parse_yaml(text: str, path: str, line_offset: int) -> Any:
-    # PyYAML is imported for a site that has YAML: a TOML site's build starts 16 ms sooner.
+    # PyYAML is imported for a site that has YAML: a TOML site's build starts sooner.
     import yaml
 
     if not text.strip():

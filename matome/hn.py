@@ -52,6 +52,7 @@ from pathlib import Path
 
 from .config import SiteConfig, load_config
 from .content.dates import site_zone
+from .content.frontmatter import front_matter_text
 
 PALETTE = ("#ff5733", "#45d325", "#785bff", "#ff5c5c", "#ff33a1", "#38d3d3")
 HN_ITEM_URL = "https://news.ycombinator.com/item?id={}"
@@ -433,12 +434,6 @@ def _link_markdown(link: _Link, before: str, after: str) -> str:
 # --- the article ----------------------------------------------------------------------------
 
 
-def _toml_string(value: str) -> str:
-    if "'" not in value and not re.search(r"[\x00-\x1f\x7f]", value):
-        return f"'{value}'"
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _markdown_line(text: str) -> str:
     """A title on a Markdown line: punctuation that could start formatting is escaped."""
     return re.sub(r"([\\`*_\[\]<{])", r"\\\1", text)  # "{" : no "{{%" shortcode
@@ -480,19 +475,18 @@ def render_article(thread: Thread, config: SiteConfig, options: ImportOptions) -
     if options.max_comments > 0:
         quotes = quotes[: options.max_comments]
     images = feature_images(config)
-    head = [
-        "+++",
-        f"date = '{day.isoformat()}T00:00:00'",
-        f"months = '{day.year:04d}/{day.month:02d}'",
-        "draft = true",
-        f"title = {_toml_string(thread.title)}",
-        "tags = []",
-    ]
+    front = {
+        "date": f"{day.isoformat()}T00:00:00",
+        "months": f"{day.year:04d}/{day.month:02d}",
+        "draft": True,
+        "title": thread.title,
+        "tags": [],
+    }
     if images:
-        head.append(f"featureimage = {_toml_string(images[thread.id % len(images)])}")
-    head.append("+++")
+        front["featureimage"] = images[thread.id % len(images)]
     url = HN_ITEM_URL.format(thread.id)
-    text = "\n".join(head) + f"\n\n> {_markdown_line(thread.title)}\n\n引用元：[{url}]({url})"
+    text = front_matter_text(front)
+    text += f"\n> {_markdown_line(thread.title)}\n\n引用元：[{url}]({url})"
     calls = [quote_shortcode(q, zone) for q in quotes]
     first, per_block = max(options.first, 0), max(options.per_block, 1)
     gap = "\n" * 5  # four blank lines between comments and blocks, as in the real articles

@@ -4,8 +4,9 @@ Archetypes are looked up as Hugo does: ``archetypes/<section>.md``, then
 ``archetypes/default.md``, then matome's own default. An archetype is a Jinja
 template that gets ``date`` (now, RFC 3339, like Hugo's ``.Date``), ``file``
 (``path``, ``dir``, ``base_name``, ``content_base_name``, ``section``) and
-``title`` (the file's name, dashes to spaces, title-cased as Hugo's ``title``).
-Shortcodes in it are left as written.
+``title`` (the file's name, dashes to spaces, title-cased as Hugo's ``title``),
+and the filter ``toml``, which writes a value as TOML (``title = {{ title | toml }}``:
+quotes in the title stay valid). Shortcodes in it are left as written.
 
 A Hugo archetype (Go template: ``{{ .Date }}``, ``{{ .File.ContentBaseName }}``,
 ``{{ replace .Name "-" " " | title }}``, ``{{ now.Format "2006" }}``) is detected
@@ -28,9 +29,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import jinja2
+import tomli_w
 
 from .config import load_config
 from .content.dates import site_zone
+from .content.frontmatter import front_matter_text
 from .content.urls import urlize
 from .graph.sections import title_case
 from .render.functions import date_format, humanize
@@ -42,54 +45,60 @@ class NewError(Exception):
 
 # --- matome new site ----------------------------------------------------------------------
 
-SITE_CONFIG = """\
-# A matome site: `matome build` writes public/, `matome check` lists content problems.
-baseURL = "https://example.org/"
-title = "海外テックの反応まとめ"
-defaultContentLanguage = "ja"
-languageCode = "ja"
-enableRobotsTXT = true
-summaryLength = 0
 
-[pagination]
-  pagerSize = 20
+def site_config(images: list[str]) -> str:
+    """A new site's hugo.toml, with ``images`` as ``[matome] featureImages``.
 
-[taxonomies]
-  tag = "tags"
-  months = "months"
+    Each part is written by tomli-w after its comment (tomli-w writes none). Every
+    part but the first holds only tables, so its keys cannot fall into the table before.
+    """
+    parts = [
+        (
+            "A matome site: `matome build` writes public/, `matome check` lists content problems.",
+            {
+                "baseURL": "https://example.org/",
+                "title": "海外テックの反応まとめ",
+                "defaultContentLanguage": "ja",
+                "languageCode": "ja",
+                "enableRobotsTXT": True,
+                "summaryLength": 0,
+                "pagination": {"pagerSize": 20},
+                "taxonomies": {"tag": "tags", "months": "months"},
+                "outputs": {"home": ["HTML", "RSS", "JSON"]},
+            },
+        ),
+        (
+            "Comment bodies use <br> and other inline HTML.",
+            {"markup": {"goldmark": {"renderer": {"unsafe": True}}}},
+        ),
+        (
+            "",
+            {
+                "params": {"dateFormat": "2006/01/02", "mainSections": ["posts"]},
+                "menus": {
+                    "main": [
+                        {"name": "記事一覧", "pageRef": "posts", "weight": 10},
+                        {"name": "タグ", "pageRef": "tags", "weight": 20},
+                    ]
+                },
+            },
+        ),
+        (
+            "`matome import hn` gives each new article one of these (from assets/).",
+            {"matome": {"featureImages": images}},
+        ),
+    ]
+    return "\n".join(
+        (f"# {comment}\n" if comment else "") + tomli_w.dumps(values) for comment, values in parts
+    )
 
-[outputs]
-  home = ["HTML", "RSS", "JSON"]
-
-# Comment bodies use <br> and other inline HTML.
-[markup.goldmark.renderer]
-  unsafe = true
-
-[params]
-  dateFormat = "2006/01/02"
-  mainSections = ["posts"]
-
-[[menus.main]]
-  name = "記事一覧"
-  pageRef = "posts"
-  weight = 10
-
-[[menus.main]]
-  name = "タグ"
-  pageRef = "tags"
-  weight = 20
-
-# `matome import hn` gives each new article one of these (from assets/).
-[matome]
-  featureImages = {images}
-"""
 
 DEFAULT_ARCHETYPE = """\
 +++
-date = '{{ date }}'
-months = '{{ date[:7] | replace("-", "/") }}'
+date = {{ date | toml }}
+months = {{ date[:7] | replace("-", "/") | toml }}
 draft = true
-title = '{{ title }}'
+title = {{ title | toml }}
 tags = []
 +++
 
@@ -102,7 +111,7 @@ tags = []
 [記事一覧へ]({{% ref "/{{ file.section or 'posts' }}/" %}})
 """
 
-SECTION_INDEX = "+++\ntitle = '記事一覧'\n+++\n"
+SECTION_INDEX = front_matter_text({"title": "記事一覧"})
 
 # Solid colours for the sample thumbnails (RGB), written as small JPEGs.
 THUMBNAILS = {"blue": (52, 101, 164), "green": (78, 154, 6), "orange": (245, 121, 0)}
@@ -129,11 +138,17 @@ def sample_article(now: datetime) -> tuple[str, str]:
         for i, (body, user, color) in enumerate(SAMPLE_QUOTES)
     ]
     gap = "\n" * 5
+    front = {
+        "date": f"{day.isoformat()}T00:00:00",
+        "months": f"{day:%Y/%m}",
+        "draft": False,
+        "title": "matomeへようこそ",
+        "tags": ["matome", "サンプル"],
+        "featureimage": "thumbnails/blue.jpg",
+    }
     text = (
-        f"+++\ndate = '{day.isoformat()}T00:00:00'\nmonths = '{day:%Y/%m}'\ndraft = false\n"
-        'title = \'matomeへようこそ\'\ntags = ["matome", "サンプル"]\n'
-        "featureimage = 'thumbnails/blue.jpg'\n+++\n\n> matomeへようこそ\n\n"
-        f"引用元：[{url}]({url})"
+        front_matter_text(front)
+        + f"\n> matomeへようこそ\n\n引用元：[{url}]({url})"
         + gap
         + gap.join(quotes[:2])
         + f'{gap}{{{{< details summary="もっとコメントを表示（1）">}}}}\n\n{quotes[2]}\n\n'
@@ -157,7 +172,7 @@ def new_site(directory: Path, now: datetime | None = None) -> list[Path]:
     images = [f"thumbnails/{name}.jpg" for name in THUMBNAILS]
     article_path, article = sample_article(now)
     files: dict[str, str | bytes] = {
-        "hugo.toml": SITE_CONFIG.format(images=json.dumps(images, ensure_ascii=False)),
+        "hugo.toml": site_config(images),
         # What builds make: the site, the build cache, processed images (Hugo's folder).
         ".gitignore": "/public/\n/.matome-cache/\n/resources/_gen/\n",
         "archetypes/default.md": DEFAULT_ARCHETYPE,
@@ -278,6 +293,14 @@ def _restore(text: str) -> str:
     return text
 
 
+def toml_value(value: object) -> str:
+    """``value`` as TOML writes it after ``key =``: a title with quotes stays valid TOML."""
+    text = tomli_w.dumps({"v": value})
+    if not text.startswith("v = "):
+        raise TypeError(f"the toml filter writes one value, not a table: {value!r}")
+    return text.removeprefix("v = ").rstrip("\n")
+
+
 def render_archetype(source: str, name: str, **context) -> str:
     protected = _protect(source)
     if is_hugo_archetype(source):
@@ -286,6 +309,7 @@ def render_archetype(source: str, name: str, **context) -> str:
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False
     )
     env.globals.update(_GO_FUNCTIONS)
+    env.filters["toml"] = toml_value
     env.globals["go_now_format"] = lambda layout: date_format(context["now"], str(layout))
     try:
         return _restore(env.from_string(protected).render(**context))
@@ -293,6 +317,8 @@ def render_archetype(source: str, name: str, **context) -> str:
         raise NewError(f"{name}:{e.lineno}: {e.message}") from None
     except jinja2.UndefinedError as e:
         raise NewError(f"{name}: {e.message} (archetypes get date, file, title)") from None
+    except (TypeError, ValueError) as e:  # a value the template cannot use, e.g. a table for toml
+        raise NewError(f"{name}: {e}") from None
 
 
 # Hugo's page, file and site fields as the Jinja context names them.

@@ -88,7 +88,7 @@ def _call_in_child(sender, parent: int, nice: int, func, args) -> None:
 
 def fork_context():
     # Imported when first used: a build that forks nothing (one article edited) starts
-    # 15 ms sooner without multiprocessing and concurrent.futures.process.
+    # sooner without multiprocessing and concurrent.futures.process.
     from multiprocessing import get_context
 
     return get_context("fork")

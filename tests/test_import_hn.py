@@ -119,7 +119,7 @@ def test_never_overwrites_without_force(tmp_path: Path):
     assert article.read_text() == "edited by hand\n"
     assert matome("import", "hn", source, *out, "--force", "--date", "2025-12-01").returncode == 0
     text = article.read_text()
-    assert "date = '2025-12-01T00:00:00'\nmonths = '2025/12'\ndraft = true\n" in text
+    assert 'date = "2025-12-01T00:00:00"\nmonths = "2025/12"\ndraft = true\n' in text
 
 
 def test_first_block_size_and_maximum(tmp_path: Path):

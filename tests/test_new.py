@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from cli import matome
+from hugo_oracle import hugo_binary
 
 from matome.content.dates import parse_date
 from matome.content.frontmatter import split_front_matter
+from matome.graph.sections import title_case
 from matome.new import NewError, file_info, is_hugo_archetype, render_archetype
 
 # The real site's archetypes/default.md, as Hugo writes it for `hugo new site`.
@@ -119,3 +123,53 @@ def test_hugo_archetype_forms_are_translated():
 def test_unsupported_go_actions_name_the_line():
     with pytest.raises(NewError, match=r"archetypes/default.md:2: .*\{\{ if \.Draft \}\}"):
         _render("+++\n{{ if .Draft }}x{{ end }}\n+++\n")
+
+
+def test_new_site_config_keeps_its_comments_and_reads_the_same_in_hugo(site: Path):
+    text = (site / "hugo.toml").read_text()
+    assert "# Comment bodies use <br> and other inline HTML.\n[markup.goldmark.renderer]\n" in text
+    assert "\n# `matome import hn` gives each new article one of these" in text
+    written = tomllib.loads(text)
+    assert written["matome"]["featureImages"] == [
+        f"thumbnails/{p.name}" for p in sorted((site / "assets/thumbnails").iterdir())
+    ]
+    done = subprocess.run(
+        [hugo_binary(), "config", "--format", "json", "-s", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    hugo = json.loads(done.stdout[done.stdout.index("{") :])  # after the wrapper's banner
+
+    def lower(value):
+        if isinstance(value, dict):
+            return {k.lower(): lower(v) for k, v in value.items()}
+        return [lower(v) for v in value] if isinstance(value, list) else value
+
+    for key in ("baseURL", "title", "defaultContentLanguage", "enableRobotsTXT", "taxonomies"):
+        assert hugo[key.lower()] == written[key]
+    assert hugo["pagination"]["pagersize"] == written["pagination"]["pagerSize"]
+    assert hugo["params"] == lower(written["params"])
+    assert hugo["menus"] == lower(written["menus"])
+    assert hugo["markup"]["goldmark"]["renderer"]["unsafe"] is True
+    assert hugo["outputs"]["home"] == [f.lower() for f in written["outputs"]["home"]]
+
+
+def test_default_archetype_writes_titles_with_quotes_as_valid_toml(tmp_path: Path):
+    for name in ("don't-panic", 'say-"hi"'):
+        result = matome("new", "content", f"posts/{name}/index.md", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        path = tmp_path / f"content/posts/{name}/index.md"
+        fm = split_front_matter(path.read_text(), "index.md")
+        title = title_case(name.replace("-", " "))
+        assert (fm.data["title"], fm.data["draft"], fm.data["tags"]) == (title, True, [])
+        assert fm.data["months"] == fm.data["date"][:7].replace("-", "/")
+
+
+def test_toml_filter_refuses_a_table():
+    assert _render("title = {{ title | toml }}") == 'title = "Leaving Meta"'
+    with pytest.raises(NewError, match="archetypes/default.md: the toml filter writes one value"):
+        _render("x = {{ site.params | toml }}")
+    with pytest.raises(NewError, match="archetypes/default.md: .*ArchetypeFile"):
+        _render("x = {{ file | toml }}")

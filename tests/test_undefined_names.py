@@ -59,7 +59,7 @@ EXPECTED = [
     ("templates/_default/single.html:2:8", "'page.foo' is undefined"),
     ("templates/_default/single.html:3:7", "'page.params.a' is undefined"),
     ("templates/_default/single.html:4:5", "'nothere' is undefined"),
-    ("templates/_default/single.html:6:5", "'site.data' is undefined"),
+    ("templates/_default/single.html:6:5", "'site.data.x' is undefined"),  # site.data is {}
     ("templates/shortcodes/sc.html:1:29", "'shortcode.nothing' is undefined"),
 ]
 

@@ -53,7 +53,7 @@ class LoadResult:
     next_change: datetime | None = None
 
 
-def _is_ignored(name: str) -> bool:
+def is_ignored(name: str) -> bool:
     return (
         name in _IGNORED_NAMES or name.startswith(".") or name.endswith("~") or name.startswith("#")
     )
@@ -93,14 +93,12 @@ def _load_root(
         git, git_warnings = read_git_info(root, config.files[0] if config.files else "config")
         result.warnings += git_warnings
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not _is_ignored(d))
+        dirnames[:] = sorted(d for d in dirnames if not is_ignored(d))
         directory = Path(dirpath)
         rel_dir = directory.relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
         names = sorted(
-            n
-            for n in filenames
-            if not _is_ignored(n) and _stays_inside(directory / n, root, result)
+            n for n in filenames if not is_ignored(n) and _stays_inside(directory / n, root, result)
         )
         # index.md and its translations (index.fr.md) are one leaf bundle's pages.
         leaves = [n for n in names if _bundle_page(n, config) == "index"]
@@ -170,10 +168,10 @@ def _walk_files(directory: Path) -> list[str]:
     """All files below a bundle folder, as paths relative to it."""
     found = []
     for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not _is_ignored(d))
+        dirnames[:] = sorted(d for d in dirnames if not is_ignored(d))
         rel = Path(dirpath).relative_to(directory).as_posix()
         for name in sorted(filenames):
-            if not _is_ignored(name):
+            if not is_ignored(name):
                 found.append(name if rel == "." else f"{rel}/{name}")
     return found
 

@@ -1,9 +1,9 @@
 """Thumbnails: feature images resolved the way the Blowfish theme does, resized with Pillow.
 
-The real blog has 52 images shared by 1,933 articles, so the work is keyed by
+A matome blog's articles share a few images, so the work is keyed by
 image, not by page: every (source, width, format) is named and sized from the
 image's header before any page is rendered, encoded by low-priority children of
-the build (from the start of a full build's load: ``early_thumbnails.py``; they
+the build (from the start of a full build's load: ``images/early.py``; they
 take the time the main process and the workers leave of the cores), and made
 once ever thanks to a cache in ``<site>/resources/_gen/images/matome/`` (the
 folder Hugo uses for its own processed images). Outputs are copies of
@@ -50,7 +50,7 @@ DEFAULT_QUALITY = 75
 # What the default theme shows: list cards (WebP: a list shows dozens), the article hero
 # and the author's round picture. The hero is also the OpenGraph image, so it is a JPEG,
 # which every link preview reads; Blowfish's hero is a resize in the source's format too.
-# One file for both: a WebP hero beside it took half of the encoding time of a build.
+# One file for both: a WebP hero beside it would double the largest encodings.
 CARD = ((480, "webp"),)
 HERO = ((1200, "jpg"),)
 AVATAR = ((160, "webp"),)
@@ -208,7 +208,7 @@ def plan_thumbnails(site) -> PlannedThumbnails:
             continue
         if isinstance(found, Path):
             # Pages share a few images: one Path object each, which the kept graph pickles
-            # once (unpickling 1,900 equal Paths took a twentieth of an edit build).
+            # once, not once per page that shows it.
             found = same_file.setdefault(found, found)
             wanted.setdefault(found, set()).update(PAGE_SIZES)
         sources[f"page:{page.index}"] = found
@@ -514,14 +514,14 @@ def encode(
         elif image.mode != "RGB":
             image = image.convert("RGB")
         # Baseline, not progressive: the JPEG is the OpenGraph image, fetched whole by link
-        # previews, and a progressive encoding takes five times as long (8 ms a hero).
+        # previews, and a progressive encoding takes several times as long.
         options = {"quality": quality, "optimize": True}
         pil_format = "JPEG"
     else:
         if image.mode not in ("RGB", "RGBA"):
             image = image.convert("RGBA" if "A" in image.getbands() or image.mode == "P" else "RGB")
-        # Method 2 encodes the real blog's images 5x faster than Pillow's default 4, for 4%
-        # more bytes.
+        # Method 2 encodes several times faster than Pillow's default 4, for a few more
+        # bytes (benchmarks/RESULTS.md).
         options = {"quality": quality, "method": 2}
         pil_format = "WEBP"
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")

@@ -53,8 +53,8 @@ INDEX_FILE = "index.pickle"
 CHANGES_FILE = "index-changes.pickle"
 LAST_BUILD_FILE = "last-build.pickle"
 # Libraries whose version can change what a page renders to, module -> distribution. The
-# module's ``__version__`` is read: importing importlib.metadata takes 14 ms, a fortieth of
-# an edit build.
+# module's ``__version__`` is read: importing importlib.metadata is slow next to an edit
+# build.
 RENDERING_PACKAGES = {
     "jinja2": "jinja2",
     "markdown_it": "markdown-it-py",
@@ -85,8 +85,8 @@ class OutputRecord:
     """One file of the last build: how it was planned, what rendering it read, its stat."""
 
     sig: tuple
-    # Indexes into ``BuildCache.pairs`` (an array of ints loads at once; the site's
-    # files make 800,000 reads of 143,000 pairs).
+    # Indexes into ``BuildCache.pairs`` (an array of ints loads at once; a site's files
+    # make many reads of far fewer pairs).
     reads: array
     templates: frozenset
     size: int
@@ -111,7 +111,7 @@ class IndexChanges:
     """What builds on the kept site graph changed since the index file was written.
 
     Kept beside it, so a build after a one-article edit writes a few kilobytes instead
-    of the whole index (800,000 reads on the real blog, a fifth of a second)."""
+    of the whole index."""
 
     base: str  # the ``index_id`` of the index file these apply to
     size: int  # how many pairs the index file numbers; ``pairs`` are numbered on from it
@@ -179,8 +179,8 @@ def input_digests(stamps: dict, last: Any) -> dict[str, bytes | None]:
     """Each input's digest: the last build's where its stamp is the same, else read anew.
 
     What changed is told by digests, so a fresh checkout, where every file has a new
-    modification time (a CI build with the cache restored), changes nothing (reading
-    the real blog's 99 MB takes a tenth of a second, once)."""
+    modification time (a CI build with the cache restored), changes nothing (each file
+    is read once then)."""
     known = last.stamps if isinstance(last, LastBuild) else {}
     digests = last.digests if isinstance(last, LastBuild) else {}
     return {
@@ -266,13 +266,20 @@ def _version(module: str, distribution: str) -> str:
     return metadata.version(distribution)
 
 
-def fingerprint(config: Any) -> str:
-    """What every cached render depends on besides its reads and templates."""
+@functools.cache  # the code and the libraries of a process do not change while it runs
+def _code_digest() -> bytes:
+    """matome's own code and the versions of the libraries it renders with."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).resolve().parent.parent.rglob("*.py")):
         digest.update(path.read_bytes())
     for module, distribution in RENDERING_PACKAGES.items():
         digest.update(f"{distribution}={_version(module, distribution)}\n".encode())
+    return digest.digest()
+
+
+def fingerprint(config: Any) -> str:
+    """What every cached render depends on besides its reads and templates."""
+    digest = hashlib.sha256(_code_digest())
     # Where the site is written changes no file's bytes: the cache serves any destination.
     digest.update(repr(dataclasses.replace(config, destination="")).encode())
     return digest.hexdigest()

@@ -387,7 +387,7 @@ class GraphView:
         return found
 
     def related_members(self, keyword: tuple, ranking: Any) -> tuple:
-        """A keyword's pages as ``related`` ranks them: (key, publish date, title), newest
+        """A keyword's pages as ``related`` ranks them: (key, publish date), newest
         first, in one language's ranking."""
         memo_key = ("@related", id(ranking), keyword)  # the graph keeps its rankings alive
         found = self.memo.get(memo_key)
@@ -402,7 +402,9 @@ class GraphView:
         found = self.memo.get(("@ranked", index))
         if found is None:
             page = self.site.pages[index]
-            found = self.memo[("@ranked", index)] = (page_key(page), page.publish_date, page.title)
+            # Not its title: ties of a date are ordered by title, so the order of the
+            # members shows a title that moves a page; a title shown is read as such.
+            found = self.memo[("@ranked", index)] = (page_key(page), page.publish_date)
         return found
 
 

@@ -1,7 +1,7 @@
 """The last build's site graph, kept for a build whose only changes are article bodies.
 
-Reading 1,933 files with their front matter and building the graph takes about a
-second on the real blog; the pickled graph loads in a tenth of that. Every full
+Reading every file with its front matter and building the graph takes far longer
+than loading the pickled graph. Every full
 build keeps its graph here (``graph.pickle`` in the build cache) with the plan of
 its outputs and its thumbnails; ``LastBuild`` keeps the digest of every input
 file. The next build takes the kept graph instead of loading the site when every
@@ -83,8 +83,8 @@ class _GraphPickler(pickle.Pickler):
 
     A page is named by a reduction to ``_page(index)``, not a persistent id: the pickler
     asks ``persistent_id`` about each of its million objects, ``reducer_override`` only
-    about those that are no string, number, list, tuple or dict (0.23 against 0.11 s
-    for the real blog), and a page named again is then a memo entry."""
+    about those that are no string, number, list, tuple or dict, and a page named again
+    is then a memo entry."""
 
     def __init__(self, *args: Any, pages: list[Page], **kwargs: Any):
         super().__init__(*args, **kwargs)

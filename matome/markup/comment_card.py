@@ -1,8 +1,8 @@
 """The theme's comment card in Python: a matome article calls it once per comment.
 
-``templates/shortcodes/matomeQuote.html`` through Jinja costs about 20 us a card (a call
-object, a context, four ``shortcode.get`` calls, the filters): a sixth of a cold build
-of the real blog. ``matome_quote`` writes the same bytes from the call's parameters.
+``templates/shortcodes/matomeQuote.html`` through Jinja costs a call object, a context,
+four ``shortcode.get`` calls and the filters for each card: a good part of a cold build
+of a matome blog, which has thousands of them. ``matome_quote`` writes the same bytes from the call's parameters.
 
 It stands in for the template only while the template is the theme's own file with the
 bytes it was written for (``TEMPLATE_SHA256``): a site's own ``matomeQuote.html``, or an

@@ -291,7 +291,7 @@ _LONE_PLACEHOLDER = re.compile(r"(?:[ \t]*\n)* {0,3}(HAHAMATOMESC[\dx]+HBHB)[ \t
 
 def _merged_token(m: re.Match) -> str:
     # Joined by a letter: Markdown's inline parser reads a run of letters and digits in
-    # one step, where each '_' would be a possible emphasis (1 ms on an 80-comment page).
+    # one step, where each '_' would be a possible emphasis.
     numbers = re.findall(r"HAHAMATOMESC(\d+)HBHB", m.group(0))
     return f"HAHAMATOMESC{'x'.join(numbers)}HBHB"
 
@@ -299,7 +299,7 @@ def _merged_token(m: re.Match) -> str:
 def _put_back(html: str, outputs: list[str]) -> str:
     if not outputs or "HAHAMATOMESC" not in html:  # most outputs hold no nested calls
         return html
-    parts: list[str] = []  # every piece of the page, joined once (a page is 100 KB)
+    parts: list[str] = []  # every piece of the page, joined once (a page is long)
     _put_back_into(parts, html, outputs)
     return "".join(parts)
 

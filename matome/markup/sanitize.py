@@ -87,7 +87,7 @@ def plain_text(html: str) -> bool:
     return not _NOT_TEXT.search(html) or not _NOT_TEXT.search(html.replace("<br>", ""))
 
 
-# Made once: nh3.clean builds its sanitizer anew on every call, which took 60 % of a call.
+# Made once: nh3.clean builds its sanitizer anew on every call, most of a call's work.
 _CLEANER = nh3.Cleaner(
     tags=set(ALLOWED_TAGS),
     attributes={k: set(v) for k, v in ALLOWED_ATTRIBUTES.items()},

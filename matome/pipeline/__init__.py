@@ -225,7 +225,12 @@ def _run(
     run.published = destination if sparse else None
     try:
         patched = frozenset(page_key(p) for p in graph.patched)
-        current = last_reads_now(cache, view, fresh, snap is not None, patched) if cache else []
+        ids = store.pair_ids() if snap is not None and cache is not None else None
+        current = (
+            last_reads_now(cache, view, fresh, snap is not None, patched, graph.reordered, ids)
+            if cache
+            else []
+        )
         same_plan = snap is not None and outputs is snap.outputs
         readers = store.readers() if same_plan else None
         kept = kept_outputs(
@@ -248,7 +253,6 @@ def _run(
         if options.preview is not None:
             now_, deferred = _defer(options.preview, now_, kept, site, edited, cache, waiting)
             report.deferred = [item.out_path for item in deferred]
-        ids = store.pair_ids() if snap is not None and cache is not None else None
         numbers = ReadNumbers(fresh, cache, current, view, ids)
         written, files, write_errors = write_outputs(
             now_, kept, fresh, numbers, workers, progress, report

@@ -39,6 +39,7 @@ class Graph:
     edits: list[tuple[Page, object]] = field(default_factory=list)  # the bodies put in
     # Pages whose title was put in, and those whose lists or neighbours it reordered.
     patched: list[Page] = field(default_factory=list)
+    reordered: bool = False  # the site's pages changed places (its lists read otherwise)
     errors: list[SourceError] = field(default_factory=list)
     warnings: list[SourceError] = field(default_factory=list)
     next_change: object = None  # when a future page is due or a page expires
@@ -59,6 +60,7 @@ def load_graph(
         register_prepared(snap.site, snap.images)  # another site's run may have replaced them
         patched = snapshot.apply(snap.site, edits, changes.now)
         reordered: set[Page] = set()
+        moved: dict[int, int] = {}
         if patched:
             reordered, moved = reorder(snap.site, patched)
             if moved:  # the plan and the images name pages by their place
@@ -77,6 +79,7 @@ def load_graph(
                     loaded.description = page.description
         graph = Graph(snap.site, snap.build_id, snap, edits, warnings=list(snap.warnings))
         graph.patched = list(reordered)
+        graph.reordered = bool(patched) and bool(moved)
         graph.next_change = changes.last.next_change
         return graph
     config = changes.config

@@ -46,6 +46,8 @@ def last_reads_now(
     fresh: BuildCache,
     kept: bool,
     patched: frozenset[str] = frozenset(),
+    reordered: bool = False,
+    ids: dict[tuple, int] | None = None,
 ) -> list:
     """What each read of the last build's files returns now, in ``cache.pairs`` order.
 
@@ -60,20 +62,28 @@ def last_reads_now(
     known = view.memo.get(STORED, {})  # the digests of the bodies rendered in this build
     if kept:
         again = {key for key in fresh.content if key not in reused} | patched
-        if patched:  # the site's lists hold the pages whose order changed
+        if reordered:  # the site's lists hold the pages whose order changed
             again |= set(view.sites)
         pairs, current = cache.pairs, list(cache.values)
-        # The pairs of those pages, found in C: an edit build's reads are 143,000 pairs.
+        # The pairs of those pages, found in C: a site's reads are many.
         ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
         dates = [(key, "build_date") for key in view.sites]  # each language's site
-        dated = [pairs.index(p) for p in dates if p in pairs]
+        if ids is not None:
+            dated = [ids[p] for p in dates if p in ids]
+        else:
+            dated = [pairs.index(p) for p in dates if p in pairs]
         related = []
         if patched:
             related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
+        # Related lists are compared keyword by keyword, each keyword's pages once.
+        same = RelatedLists(view.site.related_index.include_newer) if patched else None
         for i in chain(ours, dated, related):
             pair = pairs[i]
             now = known[pair] if pair in known else storable(value(pair))
-            if now != current[i]:  # an equal value keeps its object: not a change to save
+            if same is not None and pair[1] == "related":
+                if not same.unchanged(current[i], now):
+                    current[i] = now
+            elif now != current[i]:  # an equal value keeps its object: not a change to save
                 current[i] = now
         return current
     current = [  # each pair once: no memo (``current``) needed
@@ -113,7 +123,7 @@ def kept_outputs(
     if cache is None:
         return {}
     changed_reads = starmap(operator.ne, zip(cache.values, current, strict=True))
-    stale = set(compress(range(len(current)), changed_reads))  # in C: 143,000 pairs
+    stale = set(compress(range(len(current)), changed_reads))  # in C: reads are many
     if readers is not None and same_plan and not check_published:
         again = set().union(*(readers.get(i, ()) for i in stale))
         return {
@@ -158,7 +168,7 @@ def write_outputs(
     """Render and write what the cache cannot keep; return the paths, their stats, errors.
     Each file's record goes into ``fresh``, its reads numbered as its chunk comes in."""
     todo = [item for item in outputs if item.out_path not in kept]
-    # The sitemap lists every page (a tenth of a second for the real blog): first, in the
+    # The sitemap lists every page (the longest render of a site): first, in the
     # first chunk, not last, where the other worker would have nothing left to do.
     todo.sort(key=lambda item: item.kind != "sitemap")
     # A copy already published is two stats: workers are forked for renders only.
@@ -167,7 +177,7 @@ def write_outputs(
     planned = {item.out_path: item for item in todo}
     files = {path: (record.size, record.mtime_ns) for path, record in kept.items()}
     errors: list[SourceError] = []
-    # A dozen sets of templates for 12,677 files: one object each, pickled and loaded once.
+    # A few sets of templates for all the files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
     rows = map_chunks(write_chunk, todo, workers, progress, "Writing files")
     for path, status, reads, templates, stat, warned in rows:
@@ -250,7 +260,7 @@ class ReadNumbers:
 
     The last build's pairs keep their numbers, so a kept file's ids stand. Values are
     worked out here, each pair once, rather than by each output worker for each chunk
-    that reads it: the workers' copies took a sixth of the stage. When most pairs are no
+    that reads it, which would work each out many times over. When most pairs are no
     longer read by any file, the rest are numbered anew (``finish``)."""
 
     def __init__(
@@ -269,7 +279,7 @@ class ReadNumbers:
             ids = dict(zip(fresh.pairs, range(len(fresh.pairs)), strict=True))
         self.ids = ids
         # Each worker's table has its own copy of a page's key: one string per key, not
-        # per pair, is kept (the real blog's pairs load in 11 ms instead of 21).
+        # per pair, is kept, and the index loads faster.
         self.same_key: dict[str, str] = {}
         self.same_pages: dict[tuple, tuple] = {}
         # id of a chunk's table -> the table (kept, so that no other table takes its id)

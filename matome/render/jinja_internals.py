@@ -26,8 +26,8 @@ class QuickCallContext(Context):
     """Jinja's context with a shorter ``call`` for what templates call most.
 
     ``Context.call`` asks every callable, on every call, whether it wants the context or
-    the environment passed in (``hasattr`` checks that fail): 2 us a call, a tenth of a
-    matome comment card. Here the answer is known for built-in methods (no attribute
+    the environment passed in (``hasattr`` checks that fail), a good part of a matome
+    comment card's time. Here the answer is known for built-in methods (no attribute
     can be set on them), marked on each Python function, and known for macros."""
 
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's names)
@@ -58,8 +58,8 @@ class QuickImportTemplate(jinja2.Template):
     and to start a render in.
 
     Jinja lists the names of a template's globals, a ``ChainMap`` of its own and the
-    environment's, key by key in Python: for each context it makes (``set(globals)``, 2 us)
-    and before reusing an imported module (a set difference, 35 us an import). The names
+    environment's, key by key in Python: for each context it makes (``set(globals)``)
+    and before reusing an imported module (a set difference). The names
     are taken once here, and again only when a map has grown (globals are only ever
     added)."""
 
@@ -89,8 +89,7 @@ class QuickImportTemplate(jinja2.Template):
         self, vars: dict | None = None, shared: bool = False, locals: Any = None
     ) -> Context:
         """Jinja's (``jinja2.runtime.new_context``), with the globals copied dict to dict
-        and their names taken once: for every file, partial and include rendered (25,000
-        in a build of the real blog)."""
+        and their names taken once: for every file, partial and include rendered."""
         maps = getattr(self.globals, "maps", None)
         if maps is None or len(maps) != 2:
             return super().new_context(vars, shared, locals)
@@ -113,7 +112,7 @@ class QuickImportTemplate(jinja2.Template):
 def output_escape(value: Any) -> Any:
     """What a ``{{ }}`` writes when autoescaping: ``escape(value)``, whose result is joined
     into the page, without making a Markup of text that needs no escaping (the commonest
-    output: a title, a URL, a date), which took a tenth of a file's render."""
+    output: a title, a URL, a date)."""
     kind = type(value)
     if kind is str:
         return value if _ESCAPED.search(value) is None else escape(value)

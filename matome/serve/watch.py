@@ -82,7 +82,7 @@ class Watcher:
         recursive: Iterable[Path],
         flat: Iterable[Path] = (),
         late: Iterable[Path] = (),
-        quiet: float = 0.1,
+        quiet: float = 0.05,
         longest: float = 2.0,
     ):
         self._callback = callback
