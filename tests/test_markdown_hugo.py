@@ -361,6 +361,8 @@ FENCE_CASES: dict[str, str] = {
     "fence_unknown_attrs": "```nosuch {.c1}\na\n```\n",
     "fence_text_lang": "```text\nplain <x>\n```\n",
     "fence_uppercase_lang": "```Go\nx\n```\n",
+    # YAML's lexer makes tokens finer than the styles name (Literal.Scalar.Plain).
+    "fence_yaml": "```yaml\nkey: value\nlist:\n  - a\n  - {b: 1}\n```\n",
     "fence_two_blocks": (
         "```go {linenos=true,anchorlinenos=true}\nx\n```\n\n"
         "```go {linenos=true,anchorlinenos=true}\ny\n```\n"
