@@ -210,6 +210,8 @@ def test_titles_of_sections_taxonomies_and_terms_without_index(setting):
         assert titles["category/index.html"] == "Category"  # not pluralized
         assert titles["box-item/index.html"] == "Box Item"
         assert titles["blog-entry/index.html"] == "Blog-Entries"
+        assert titles["2024/index.html"] == "2024s"  # what ends in a digit is pluralized too
+        assert titles["日本/index.html"] == "日本s"
         assert titles["tag/go-lang/index.html"] == "Go Lang"
         assert titles["series/index.html"] == ""  # its _index.md has none
 

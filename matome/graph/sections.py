@@ -77,7 +77,8 @@ def title_case(text: str) -> str:
 
 
 def pluralize(word: str) -> str:
-    if word.endswith("s") or not word.isascii() or not word[-1:].isalpha():
+    # Hugo's inflector: any other ending takes an "s" (2024s, 日本s, V2.0s).
+    if word.endswith("s"):
         return word
     if word.endswith("y") and word[-2:-1] not in "aeiou":
         return word[:-1] + "ies"
