@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from .config_types import check_types, key_position
 from .content.page_dates import date_sources
 from .errors import SourceError, line_col
+from .legacy_highlight import LEGACY_KEYS, with_legacy_highlight
 
 CONFIG_EXTS = ("toml", "yaml", "yml", "json")
 ROOT_NAMES = ("hugo", "config")
@@ -45,7 +46,7 @@ ACTED_ON = frozenset(
         "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
         "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
         "uglyurls", "canonifyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
-        "pluralizelisttitles", "capitalizelisttitles",
+        "pluralizelisttitles", "capitalizelisttitles", *LEGACY_KEYS,
         # outputs
         "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
         "imaging", "menus", "menu",
@@ -403,9 +404,15 @@ def load_config(source: Path, flags: Flags | None = None) -> SiteConfig:
     if errors:
         raise errors[0]
     warnings += _unused_keys(tree, origins)
+    tree["markup"] = with_legacy_highlight(tree, functools.partial(_key_place, origins))
     config = _make_config(source, tree, flags, environment, files)
     config.warnings.extend(warnings)
     return config
+
+
+def _key_place(origins: dict[str, Path], key: str) -> tuple[str, int, int]:
+    file = origins.get(key)
+    return (str(file), *key_position(file, [key])) if file else ("config", 1, 1)
 
 
 def _unused_keys(tree: dict, origins: dict[str, Path]) -> list[SourceError]:

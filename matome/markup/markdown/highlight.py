@@ -123,14 +123,14 @@ def _code_options(s: Settings, opts: dict[str, str], ordinal: int) -> _CodeOptio
         in_table = _truthy(opts["linenumbersintable"])
     numbered = _truthy(line_nos) if isinstance(line_nos, str) else bool(line_nos)
     anchors = ""
-    if _truthy(opts.get("anchorlinenos", "false")):
-        anchors = opts.get("lineanchors") or f"hl-{ordinal}"
+    if _truthy(opts.get("anchorlinenos", s.anchor_line_nos)):
+        anchors = opts.get("lineanchors", s.line_anchors) or f"hl-{ordinal}"
     return _CodeOptions(
         no_classes=_truthy(opts["noclasses"]) if "noclasses" in opts else s.no_classes,
         style=opts.get("style", s.style),
         line_nos=("table" if in_table else "inline") if numbered else "",
         start=int(opts.get("linenostart", s.line_no_start)),
-        highlight=_hl_lines(opts.get("hl_lines", "")),
+        highlight=_hl_lines(opts.get("hl_lines", s.hl_lines)),
         anchors=anchors,
         tab_width=int(opts.get("tabwidth", s.tab_width)),
         guess=_truthy(opts["guesssyntax"]) if "guesssyntax" in opts else s.guess_syntax,

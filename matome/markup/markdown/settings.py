@@ -53,6 +53,9 @@ class Settings:
     line_no_start: int = 1
     tab_width: int = 4
     guess_syntax: bool = False
+    hl_lines: str = ""  # lines highlighted in every block ("2-3 5")
+    anchor_line_nos: bool = False
+    line_anchors: str = ""
     wrapper_class: str = "highlight"
     toc_start: int = 2
     toc_end: int = 3
@@ -102,6 +105,9 @@ def read_settings(markup: dict | None, enable_emoji: bool) -> Settings:
         line_no_start=int(_get(m, "highlight.linenostart", 1)),
         tab_width=int(_get(m, "highlight.tabwidth", 4)),
         guess_syntax=bool(_get(m, "highlight.guesssyntax", False)),
+        hl_lines=str(_get(m, "highlight.hl_lines", "")),
+        anchor_line_nos=bool(_get(m, "highlight.anchorlinenos", False)),
+        line_anchors=str(_get(m, "highlight.lineanchors", "")),
         wrapper_class=str(_get(m, "highlight.wrapperclass", "highlight")),
         toc_start=int(_get(m, "tableofcontents.startlevel", 2)),
         toc_end=int(_get(m, "tableofcontents.endlevel", 3)),
