@@ -416,6 +416,10 @@ def test_build_options_headless_bundles_and_cascade_targets():
     assert hugo.probes["docs/sub/b/index.html"]["custom"] == "from cascade"
     assert hugo.probes["docs/index.html"]["custom"] is None  # target kind = "page"
     assert hugo.probes["tags/go/index.html"]["title"] == "The Go language"  # its _index.md
+    # A branch's cascaded build options are its own too: no _snippets/ page, feed or pager.
+    assert not any(path.startswith("_snippets/") for path in hugo.files)
+    assert "rendered-children/c/index.html" in hugo.files
+    assert "rendered-children/index.html" not in hugo.files
 
 
 def test_publish_resources_false_leaves_the_files_out():

@@ -139,9 +139,16 @@ def apply_cascade(pages: list[Page], environment: str) -> None:
                     continue
                 if page is not branch:
                     _fill(page, values)
-                else:  # the branch takes its own cascade's params, as in Hugo
+                else:  # the branch takes its own cascade's params and build, as in Hugo
                     for k, v in (values.get("params") or {}).items():
                         branch.params.setdefault(k, v)
+                    _fill_build(branch, values)
+
+
+def _fill_build(branch: Page, values: dict) -> None:
+    build = next((v for k, v in values.items() if str(k).lower() == "build"), None)
+    if build is not None and not any(str(k).lower() == "build" for k in branch.params):
+        branch.params["build"] = build
 
 
 def _fill(page: Page, values: dict) -> None:
@@ -225,7 +232,10 @@ def link_children(
     for page in unlisted:
         hidden[id(page.parent)].append(page)
     for section in sections.values():
-        section.parent.sections.append(section)
+        if section.list_mode == "never":  # build list = never: in no list, as a page
+            hidden[id(section.parent)].append(section)
+        else:
+            section.parent.sections.append(section)
     # Deepest first, so a section's date is known before its parent sorts it. A list page
     # takes its dates from every page below it, at any depth (Hugo sends each page's up
     # the tree), not only from its children's.
