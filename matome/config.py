@@ -45,7 +45,7 @@ ACTED_ON = frozenset(
         # content
         "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
         "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
-        "uglyurls", "canonifyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        "uglyurls", "canonifyurls", "disablealiases", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
         "pluralizelisttitles", "capitalizelisttitles", *LEGACY_KEYS,
         # outputs
         "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
@@ -348,6 +348,9 @@ class SiteConfig:
     # canonifyURLs: root-relative URLs in HTML made absolute after rendering, and the
     # relative URLs of pages written without the baseURL's path (it comes back then).
     canonify_urls: bool = False
+    # disableAliases: no redirect page for front matter aliases (pagers' page/1/ stay).
+    disable_aliases: bool = False
+    disable_pager_aliases: bool = False  # [pagination] disableAliases: no page/1/ redirect
     files: list[str] = field(default_factory=list)
     # Every language built, in Hugo's order (weight, then code; the language itself when
     # the site has one); ``language`` is one of them.
@@ -480,6 +483,8 @@ def _make_config(
         disable_kinds=frozenset(str(k).lower() for k in tree.get("disablekinds") or []),
         ugly_urls=tree.get("uglyurls") or False,
         canonify_urls=bool(tree.get("canonifyurls", False)),
+        disable_aliases=bool(tree.get("disablealiases", False)),
+        disable_pager_aliases=bool(pagination.get("disablealiases", False)),
         files=files,
         languages=languages,
         default_language=default,

@@ -224,6 +224,26 @@ def matome_aliases() -> dict[str, str]:
     return {path: (root / path).read_text(encoding="utf-8") for path in RACED}
 
 
+@pytest.mark.parametrize(
+    "setting", ["disableAliases = true\n", "[pagination]\ndisableAliases = true\n"]
+)
+def test_disable_aliases(setting):
+    """``disableAliases``: no front matter alias is written; ``[pagination]
+    disableAliases``: no page/1/ redirect."""
+
+    def config(src: Path) -> None:
+        text = (src / "hugo.toml").read_text(encoding="utf-8")
+        (src / "hugo.toml").write_text(text + setting, encoding="utf-8")
+
+    hugo = build_prepared("hugo", prepare("alias-case", "hugo", config))
+    matome = build_prepared("matome", prepare("alias-case", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"{setting}\n" + "\n".join(problems)
+    pagination = setting.startswith("[pagination]")
+    assert ("b/fy/index.html" in hugo.files) == pagination
+    assert ("b/page/1/index.html" in hugo.files) != pagination
+
+
 def test_punctuation_is_dropped_from_paths():
     hugo, _ = assert_same("punctuation-paths")
     assert "b/hello-world-quoted-dash-s/index.html" in hugo.files

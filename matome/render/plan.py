@@ -61,7 +61,7 @@ def plan_outputs(
             if name == "html":
                 outputs.append(Output("page", page.out_path, page.index, origin=origin))
                 if page.kind in LIST_KINDS and page.pagers:
-                    outputs.extend(_pager_outputs(page, origin, lang))
+                    outputs.extend(_pager_outputs(page, origin, lang, config))
                 continue
             fmt = page.site.output_formats[name]
             found = layouts.find(page, fmt)
@@ -90,7 +90,7 @@ def plan_outputs(
                     "alias", output_path_for(alias), target=page.permalink, origin=origin, lang=lang
                 ),
             )
-            for alias in page.aliases
+            for alias in ([] if config.disable_aliases else page.aliases)
         )
         if page.publish_resources:  # front matter build.publishResources
             for res in page.resources:
@@ -181,14 +181,15 @@ def _tree_key(page) -> str:
     return "/" + path.rstrip("/").lower()
 
 
-def _pager_outputs(page, origin: str, lang: str) -> list[Output]:
+def _pager_outputs(page, origin: str, lang: str, config) -> list[Output]:
     out = []
     base = f"{page.output_dir}/" if page.output_dir else ""
     # An ugly term's pagers are files (tags/go/page/2.html), other lists' folders.
     leaf = page.ugly and page.kind == "term"
     # Hugo writes page/1/ as a redirect to the list itself.
     first = f"{base}page/1.html" if leaf else f"{base}page/1/index.html"
-    out.append(Output("alias", first, target=page.permalink, origin=origin, lang=lang))
+    if not config.disable_pager_aliases:
+        out.append(Output("alias", first, target=page.permalink, origin=origin, lang=lang))
     for pager in page.pagers[1:]:
         n = pager.number
         path = f"{base}page/{n}.html" if leaf else f"{base}page/{n}/index.html"
