@@ -31,9 +31,10 @@ _PLACEHOLDER_RUN = re.compile(
 )
 # A paragraph of placeholders on consecutive lines (group 1), or one placeholder (group 2)
 # with the <p> before it and the </p> after it when they are there.
+# The line break after a paragraph's </p> stays, as Hugo keeps it after a block's output.
 _PUT_BACK = re.compile(
-    r"<p>((?:HAHAMATOMESC[\dx]+HBHB[ \t]*\n)+HAHAMATOMESC[\dx]+HBHB)</p>\n?"
-    r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?"
+    r"<p>((?:HAHAMATOMESC[\dx]+HBHB[ \t]*\n)+HAHAMATOMESC[\dx]+HBHB)</p>"
+    r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>)?"
 )
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
@@ -321,7 +322,7 @@ def _put_back_into(parts: list[str], html: str, outputs: list[str]) -> None:
             continue
         text = m.group(0)
         # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
-        whole = text.startswith("<p>") and text.rstrip("\n").endswith("</p>")
+        whole = text.startswith("<p>") and text.endswith("</p>")
         if not whole and text.startswith("<p>"):
             parts.append("<p>")
         _outputs_into(parts, m.group(2), outputs)
@@ -331,7 +332,9 @@ def _put_back_into(parts: list[str], html: str, outputs: list[str]) -> None:
 
 
 def _outputs_into(parts: list[str], numbers: str, outputs: list[str]) -> None:
-    for n in numbers.split("x"):
+    for i, n in enumerate(numbers.split("x")):
+        if i:  # merged paragraphs, each of which Hugo ends with its line break
+            parts.append("\n")
         out = outputs[int(n)]
         if "HAHAMATOMESC" in out:  # an output may hold the placeholders of calls nested in it
             _put_back_into(parts, out, outputs)
