@@ -424,6 +424,59 @@ def test_templates_are_looked_up_in_hugos_order(tmp_path, case):
     assert orders["matome"] == orders["hugo"]
 
 
+# A front matter layout, the page it is set on, and templates in the order Hugo takes them.
+LAYOUT_LOOKUPS = {
+    "section": (
+        "single",
+        "content/posts/_index.md",
+        "posts/index.html",
+        ["posts/single.html", "_default/single.html", "single.html", "posts/section.html"]
+        + ["posts/list.html", "_default/section.html", "section.html", "_default/list.html"]
+        + ["list.html"],
+    ),
+    "page": (
+        "foo",
+        "content/posts/p1.md",
+        "posts/p1/index.html",
+        ["posts/foo.html", "_default/foo.html", "foo.html", "posts/single.html"]
+        + ["_default/single.html", "single.html"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", LAYOUT_LOOKUPS)
+def test_a_front_matter_layout_is_looked_up_in_hugos_order(tmp_path, case):
+    """``layout`` names a template looked for in every folder before the kind's own
+    names (a section's ``layout = "single"``: single.html before posts/list.html)."""
+    layout, front, target, names = LAYOUT_LOOKUPS[case]
+    content = {
+        "content/posts/_index.md": '+++\ntitle = "S"\n+++\n',
+        "content/posts/p1.md": '+++\ntitle = "P1"\n+++\n',
+    }
+    content[front] = content[front].replace("+++\n", f'+++\nlayout = "{layout}"\n', 1)
+    orders = {}
+    for tool, folder in (("hugo", "layouts"), ("matome", "templates")):
+        site = _site(
+            tmp_path / tool, 'disableKinds = ["taxonomy", "term", "sitemap", "rss"]\n', content
+        )
+        for name in names:
+            (site / folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (site / folder / name).write_text(name)
+        used = []
+        for _ in names:
+            out = tmp_path / tool / "out"
+            shutil.rmtree(out, ignore_errors=True)
+            done = build(tool, site, out)
+            assert done.returncode == 0, done.stdout + done.stderr
+            if not (out / target).is_file():
+                break
+            used.append((out / target).read_text())
+            (site / folder / used[-1]).unlink()
+        orders[tool] = used
+    assert orders["hugo"] == names  # the fixture's order is Hugo's
+    assert orders["matome"] == orders["hugo"]
+
+
 # --- menus ---------------------------------------------------------------------------
 def _entries(entries: list[dict], path: str = "") -> dict[str, dict]:
     """A menu's entries by their path of keys ("/docs/guide-fm"), in order, children after."""
