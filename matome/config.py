@@ -44,10 +44,10 @@ ACTED_ON = frozenset(
         # content
         "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
         "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
-        "uglyurls", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        "uglyurls", "canonifyurls", "disablealiases", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
         # the highlighting keys of Hugo's Pygments days, which Hugo still applies
         "pygmentsoptions", "pygmentsstyle", "pygmentsuseclasses", "pygmentscodefences",
-        "pygmentscodefencesguesssyntax",
+        "pygmentscodefencesguesssyntax", "pluralizelisttitles", "capitalizelisttitles",
         # outputs
         "outputs", "outputformats", "mediatypes", "sitemap", "enablerobotstxt", "minify",
         "imaging", "menus", "menu",
@@ -325,7 +325,7 @@ class SiteConfig:
     params: dict
     menus: dict
     taxonomies: dict[str, str]  # singular -> plural
-    permalinks: dict[str, str]
+    permalinks: tuple[PermalinkRule, ...]  # [permalinks], in the order given
     outputs: dict[str, list[str]]
     pager_size: int
     summary_length: int
@@ -346,6 +346,12 @@ class SiteConfig:
     enable_git_info: bool = False
     disable_kinds: frozenset[str] = frozenset()  # home, page, section, taxonomy, term, rss, ...
     ugly_urls: bool | dict = False  # uglyURLs: for every page, or {section: bool}
+    # canonifyURLs: root-relative URLs in HTML made absolute after rendering, and the
+    # relative URLs of pages written without the baseURL's path (it comes back then).
+    canonify_urls: bool = False
+    # disableAliases: no redirect page for front matter aliases (pagers' page/1/ stay).
+    disable_aliases: bool = False
+    disable_pager_aliases: bool = False  # [pagination] disableAliases: no page/1/ redirect
     files: list[str] = field(default_factory=list)
     # Every language built, in Hugo's order (weight, then code; the language itself when
     # the site has one); ``language`` is one of them.
@@ -369,6 +375,12 @@ class SiteConfig:
     def base_path(self) -> str:
         """The path part of baseURL without its final slash: "" or "/blog"."""
         return urlsplit(self.base_url).path.rstrip("/")
+
+    @property
+    def rel_base_path(self) -> str:
+        """What starts a relative URL of the site (``rel_permalink``): the base path, or
+        nothing with ``canonifyURLs``, whose absolute URLs put it back (Hugo)."""
+        return "" if self.canonify_urls else self.base_path
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.raw.get(key.lower(), default)
@@ -399,6 +411,11 @@ def load_config(source: Path, flags: Flags | None = None) -> SiteConfig:
     config = _make_config(source, tree, flags, environment, files)
     config.warnings.extend(warnings)
     return config
+
+
+def _key_place(origins: dict[str, Path], key: str) -> tuple[str, int, int]:
+    file = origins.get(key)
+    return (str(file), *key_position(file, [key])) if file else ("config", 1, 1)
 
 
 def _unused_keys(tree: dict, origins: dict[str, Path]) -> list[SourceError]:
@@ -465,6 +482,9 @@ def _make_config(
         enable_git_info=bool(tree.get("enablegitinfo", False)),
         disable_kinds=frozenset(str(k).lower() for k in tree.get("disablekinds") or []),
         ugly_urls=tree.get("uglyurls") or False,
+        canonify_urls=bool(tree.get("canonifyurls", False)),
+        disable_aliases=bool(tree.get("disablealiases", False)),
+        disable_pager_aliases=bool(pagination.get("disablealiases", False)),
         files=files,
         languages=languages,
         default_language=default,
@@ -542,15 +562,51 @@ def load_translations(source: Path) -> dict:
     return read_translations([theme_dir() / "i18n", source / "i18n"])
 
 
-def _permalinks(table: dict) -> dict[str, str]:
-    """Flatten Hugo's permalinks: ``{section: pattern}`` or ``{kind: {section: pattern}}``."""
-    out: dict[str, str] = {}
+@dataclass(frozen=True)
+class PermalinkRule:
+    """One pattern of ``[permalinks]``: for the pages of one kind below a content path."""
+
+    kind: str  # page, section, taxonomy or term
+    path: str  # "posts", "docs/guide", "tags" (lower case); "": the pages at the top
+    pattern: str
+
+    def applies_to(self, kind: str, path: str) -> bool:
+        """Whether the rule is for a page of ``kind`` at the content path ``path`` (lower
+        case, no slashes around: "posts/sub/a", a term "tags/go"). A rule's path takes in
+        itself and everything below it, as Hugo's ``/{posts,posts/**}``; the empty one
+        (Hugo's ``/*``) what is directly under the content folder."""
+        if kind != self.kind:
+            return False
+        if not self.path:
+            return "/" not in path
+        return path == self.path or path.startswith(self.path + "/")
+
+
+PERMALINK_KINDS = ("page", "section", "taxonomy", "term")
+
+
+def _permalinks(table: dict) -> tuple[PermalinkRule, ...]:
+    """Hugo's ``[permalinks]``: ``section = pattern`` is for the section's pages and terms
+    (a taxonomy's name is a section there), ``[permalinks.KIND] section = pattern`` for one
+    kind."""
+    rules: list[PermalinkRule] = []
     for key, value in table.items():
+        key = str(key).lower()
         if isinstance(value, dict):
-            if key == "page":
-                out.update({k: str(v) for k, v in value.items()})
-            else:
-                out.update({f"{key}:{k}": str(v) for k, v in value.items()})
+            if key in PERMALINK_KINDS:
+                rules += [PermalinkRule(key, _rule_path(k), str(v)) for k, v in value.items()]
         else:
-            out[key] = str(value)
-    return out
+            rules += [PermalinkRule(kind, _rule_path(key), str(value)) for kind in ("page", "term")]
+    return tuple(rules)
+
+
+def _rule_path(key: Any) -> str:
+    return str(key).strip(" /").lower()
+
+
+def permalink_pattern(config: SiteConfig, kind: str, path: str) -> str | None:
+    """The ``[permalinks]`` pattern for a page of ``kind`` at the content path ``path``;
+    of two rules that apply, the one for the deeper path (Hugo takes either)."""
+    path = path.strip("/").lower()
+    found = [r for r in config.permalinks if r.applies_to(kind, path)]
+    return max(found, key=lambda r: len(r.path)).pattern if found else None

@@ -215,7 +215,7 @@ def site_formats(config: SiteConfig) -> SiteFormats:
         for key, value in table.items():
             key = str(key).lower()
             if key == "mediatype":
-                media = types.get(str(value).lower())
+                media = media_type_named(types, str(value))
                 if media is None:
                     message = (
                         f"outputFormats.{name}: media type {value!r} not found: "
@@ -239,6 +239,20 @@ def site_formats(config: SiteConfig) -> SiteFormats:
         for n, f in formats.items()
     }
     return SiteFormats(types, formats, errors)
+
+
+def media_type_named(types: dict[str, MediaType], name: str) -> MediaType | None:
+    """The media type ``name`` means, as Hugo finds it: by its whole type, any case, or
+    without a ``+suffix`` by main and sub type when only one type has them
+    ("application/rss" is "application/rss+xml", "image/svg" "image/svg+xml")."""
+    name = name.lower()
+    if name in types:
+        return types[name]
+    main, slash, sub = name.partition("/")
+    if "+" in name or not slash or "/" in sub:
+        return None
+    found = [t for t in types.values() if (t.main_type, t.sub_type) == (main, sub)]
+    return found[0] if len(found) == 1 else None
 
 
 def _table(value: Any, key: str, where: str, errors: list[SourceError]) -> dict:
@@ -335,7 +349,7 @@ def page_output_format(page: Any, fmt: OutputFormat, config: SiteConfig) -> Page
     url = format_location(page, fmt).url_path
     if _ESCAPED_IN_URLS.search(url) is not None:
         url = escape_url_path(url)
-    rel = config.base_path + url
+    rel = config.rel_base_path + url
     absolute = config.base_url.rstrip("/") + url
     if fmt.protocol:
         absolute = fmt.protocol + absolute.split("://", 1)[-1]

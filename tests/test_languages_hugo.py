@@ -335,3 +335,23 @@ def test_default_theme_language_switcher(tmp_path):
         ("/fr/", False),
         ("/de/posts/nur-deutsch/", True),
     ]
+
+
+def test_an_error_in_a_languages_content_dir_names_the_file_there(tmp_path):
+    """A file of a language's own contentDir is named from the site (content_de/...) in
+    errors, as Hugo names it, not as if it were in content/."""
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURE, site)
+    (site / "content_de" / "posts" / "kaputt.md").write_text(
+        "---\ntitle: Kaputt\n---\nText\n\n{{< nope >}}\n", encoding="utf-8"
+    )
+    hugo = subprocess.run(
+        [HUGO or "hugo", "-s", str(site), "-d", str(tmp_path / "hugo-out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert hugo.returncode != 0 and "content_de/posts/kaputt.md:6:1" in hugo.stderr
+    proc = _matome_build(site, tmp_path / "out")
+    assert proc.returncode != 0
+    assert "content_de/posts/kaputt.md:6:1: error: unknown shortcode" in proc.stderr, proc.stderr

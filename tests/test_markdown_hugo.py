@@ -7,8 +7,10 @@ differ from Hugo on purpose are listed in ``KNOWN_DIFFERENCES`` and must still d
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -366,6 +368,8 @@ FENCE_CASES: dict[str, str] = {
     "fence_unknown_attrs": "```nosuch {.c1}\na\n```\n",
     "fence_text_lang": "```text\nplain <x>\n```\n",
     "fence_uppercase_lang": "```Go\nx\n```\n",
+    # YAML's lexer makes tokens finer than the styles name (Literal.Scalar.Plain).
+    "fence_yaml": "```yaml\nkey: value\nlist:\n  - a\n  - {b: 1}\n```\n",
     "fence_two_blocks": (
         "```go {linenos=true,anchorlinenos=true}\nx\n```\n\n"
         "```go {linenos=true,anchorlinenos=true}\ny\n```\n"
@@ -868,3 +872,85 @@ def test_a_lone_placeholder_skips_the_parser(fast_renderers, monkeypatch):
     assert render_markdown(renderer, "\n\nHAHAMATOMESC3x4HBHB\n\n").html == (
         "<p>HAHAMATOMESC3x4HBHB</p>\n"
     )
+
+
+# --- Hugo's legacy highlighting keys ----------------------------------------------------------
+# Top-level pygments* keys, read through matome's config loading. Each config comes with
+# the markup.highlight table it amounts to; Hugo must render both alike, and so must
+# matome. Pygments' palettes differ from Chroma's but for monokai, so the styles chosen
+# are compared through that equivalence, the rest colour for colour.
+
+LEGACY_HIGHLIGHT = {
+    "style_and_options": (
+        {
+            "pygmentsCodefences": True,
+            "pygmentsStyle": "solarized-dark",
+            "pygmentsOptions": "linenos=inline, hl_lines=2,linenostart=5",
+        },
+        {"style": "solarized-dark", "lineNos": True, "lineNumbersInTable": False, "hl_lines": "2"}
+        | {"lineNoStart": 5},
+    ),
+    "classes_and_table": (
+        {
+            "pygmentsUseClasses": True,
+            "pygmentsOptions": "linenos=table,anchorlinenos=true,lineanchors=x",
+            "markup": {"highlight": {"style": "dracula"}},
+        },
+        {"noClasses": False, "style": "dracula", "lineNos": True, "anchorLineNos": True}
+        | {"lineAnchors": "x"},
+    ),
+    "markup_style_wins": (
+        {"pygmentsStyle": "solarized-dark", "markup": {"highlight": {"style": "vs"}}},
+        {"style": "vs"},
+    ),
+    "no_fences": (
+        {"pygmentsCodeFences": False, "pygmentsOptions": "linenos=false"},
+        {"codeFences": False},
+    ),
+}
+LEGACY_CASE = "```go\na := 1\nb := 2\nc := 3\n```\n"
+_COLOUR = re.compile(r"(?:background-)?color:#[0-9a-fA-F]+;?")
+
+
+def _matome_renderer(site: Path, config: dict) -> MarkdownRenderer:
+    import tomli_w
+
+    from matome.config import load_config
+
+    site.mkdir()
+    (site / "hugo.toml").write_text(tomli_w.dumps(config), encoding="utf-8")
+    loaded = load_config(site)
+    assert not [w for w in loaded.warnings if "pygments" in w.message.lower()]
+    return MarkdownRenderer.for_site(loaded)
+
+
+@pytest.mark.parametrize("name", list(LEGACY_HIGHLIGHT))
+def test_legacy_highlight_keys_as_hugo_reads_them(tmp_path, name):
+    legacy, highlight = LEGACY_HIGHLIGHT[name]
+    explicit = {"markup": {"highlight": highlight}}
+    hugo = {
+        key: run_hugo(tmp_path / key, config, content={"case": LEGACY_CASE})["content"]["case"]
+        for key, config in (("legacy", legacy), ("explicit", explicit))
+    }
+    assert hugo["legacy"] == hugo["explicit"]  # the equivalence is Hugo's
+    ours = {
+        key: _matome_renderer(tmp_path / f"m-{key}", config).render(LEGACY_CASE)
+        for key, config in (("legacy", legacy), ("explicit", explicit))
+    }
+    assert ours["legacy"].html == ours["explicit"].html
+    expected, actual = (_COLOUR.sub("", html) for html in (hugo["legacy"], ours["legacy"].html))
+    assert highlight_skeleton(actual) == highlight_skeleton(expected)
+    assert normalize_html(actual) == normalize_html(expected)
+
+
+def test_legacy_highlight_option_without_value_fails_as_in_hugo(tmp_path):
+    from matome.config import load_config
+    from matome.errors import SourceError
+
+    (tmp_path / "hugo.toml").write_text('title = "T"\npygmentsOptions = "linenos"\n')
+    with pytest.raises(SourceError) as failed:
+        MarkdownRenderer.for_site(load_config(tmp_path))
+    assert str(failed.value).startswith(f"{tmp_path / 'hugo.toml'}:2:1: ")
+    assert "pygmentsOptions: invalid Highlight option: linenos" in str(failed.value)
+    with pytest.raises(AssertionError, match="invalid Highlight option: linenos"):
+        run_hugo(tmp_path / "hugo", {"pygmentsOptions": "linenos"}, content={"case": "x\n"})

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -245,6 +246,105 @@ def test_what_hugo_refuses_in_outputs_fails_with_its_place(tmp_path, config, pag
     assert "Traceback" not in done.stderr
 
 
+def test_a_media_type_named_without_its_suffix_is_found_as_hugo_finds_it(tmp_path):
+    """ "application/rss" is Hugo's "application/rss+xml" and "image/svg" its
+    "image/svg+xml" (main and sub type, when only one type has them)."""
+    config = (
+        'disableKinds = ["taxonomy", "term", "sitemap", "section", "page"]\n'
+        '[outputFormats.rss]\n  mediaType = "application/rss"\n  baseName = "atom"\n'
+        '[outputFormats.pic]\n  mediaType = "IMAGE/SVG"\n  baseName = "pic"\n'
+        '[outputs]\n  home = ["html", "rss", "pic"]\n'
+    )
+    go = (
+        "{{ range .OutputFormats }}[{{ .Name }} {{ .MediaType.Type }} {{ .RelPermalink }}]{{ end }}"
+    )
+    jinja = (
+        "{% for f in page.output_formats %}[{{ f.name }} {{ f.media_type.type }}"
+        " {{ f.rel_permalink }}]{% endfor %}"
+    )
+    printed = {}
+    for tool, folder, template in (("hugo", "layouts", go), ("matome", "templates", jinja)):
+        files = {f"{folder}/home.html": template, f"{folder}/home.pic.svg": "<svg/>"}
+        files[f"{folder}/home.rss.xml"] = "<rss/>"
+        site = _site(tmp_path / tool, config, files)
+        out = tmp_path / tool / "out"
+        done = build(tool, site, out)
+        assert done.returncode == 0, done.stdout + done.stderr
+        written = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+        printed[tool] = (
+            # (matome's own theme adds a 404 page and home pagers: not what is compared)
+            sorted(w for w in written if w.endswith(("atom.xml", ".svg", "/index.xml"))),
+            # Go escapes "+" in HTML as &#43;, Jinja leaves it
+            unescape((out / "index.html").read_text(encoding="utf-8")),
+        )
+    assert printed["hugo"][0] == ["atom.xml", "pic.svg"]
+    assert "[rss application/rss+xml /atom.xml]" in printed["hugo"][1]
+    assert printed["matome"] == printed["hugo"]
+
+
+CANONIFY_PAGE = (
+    "---\ntitle: A\ndate: 2024-01-01\n---\n[b](/posts/b/) ![i](/img.png) [rel](b/)"
+    ' [sl](//cdn.example.net/x) [site](/blog/already/)\n\n    href="/code"\n'
+)
+# The same attributes printed by both tools' templates: quoted both ways, unquoted, a
+# srcset, a schemeless URL, one already under the base path, a form, a meta url=.
+CANONIFY_ATTRIBUTES = (
+    '<img srcset="/a.png 1x, /b.png   2x"> <a href=/noquote>nq</a> <a href="//cdn/x">sl</a>'
+    ' <a data-src="/blog/already">al</a> <form action="/act"></form> <meta url=\'/u\'>'
+)
+
+
+@pytest.mark.parametrize("canonify", [True, False])
+def test_root_relative_urls_made_absolute_as_hugo_does(tmp_path, canonify):
+    """With canonifyURLs, every root-relative URL in an attribute of an HTML file is on the
+    base URL, and relative URLs lose the base path; in RSS, always."""
+    config = f"canonifyURLs = {str(canonify).lower()}\n"
+    go = {
+        "single.html": "<a href=\"{{ .RelPermalink }}\">r</a> <a href='{{ .Permalink }}'>p</a>"
+        ' {{ "x/y" | relURL }} {{ "x/y" | absURL }} ' + CANONIFY_ATTRIBUTES + " {{ .Content }}",
+        "list.html": '{{ range .Pages }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}',
+        "rss.xml": "<rss>{{ range .Pages }}<item><link>{{ .Permalink }}</link><description>"
+        "{{ string .Content }}</description></item>{{ end }}</rss>",
+    }
+    jinja = {
+        "single.html": "<a href=\"{{ page.rel_permalink }}\">r</a> <a href='{{ page.permalink }}'>p</a>"
+        ' {{ "x/y" | rel_url }} {{ "x/y" | abs_url }} '
+        + CANONIFY_ATTRIBUTES
+        + " {{ page.content }}",
+        "list.html": '{% for p in page.pages %}<a href="{{ p.rel_permalink }}">{{ p.title }}</a>'
+        "{% endfor %}",
+        "rss.xml": "<rss>{% for p in page.pages %}<item><link>{{ p.permalink }}</link><description>"
+        "{{ p.content | forceescape }}</description></item>{% endfor %}</rss>",
+    }
+    written = {}
+    for tool, folder, templates in (("hugo", "layouts", go), ("matome", "templates", jinja)):
+        files = {f"{folder}/_default/{name}": text for name, text in templates.items()}
+        files["content/posts/a.md"] = CANONIFY_PAGE
+        files["content/posts/b.md"] = "---\ntitle: B\ndate: 2024-01-02\n---\nB\n"
+        site = _site(tmp_path / tool, config, files)
+        cfg = site / "hugo.toml"
+        cfg.write_text(
+            cfg.read_text().replace("https://example.org/", "https://example.org/blog/"),
+            encoding="utf-8",
+        )
+        out = tmp_path / tool / "out"
+        done = build(tool, site, out)
+        assert done.returncode == 0, done.stdout + done.stderr
+        written[tool] = {
+            path: (out / path).read_text(encoding="utf-8")
+            for path in ("posts/a/index.html", "posts/index.html", "posts/index.xml")
+        }
+    assert written["matome"] == written["hugo"]
+    page = written["hugo"]["posts/a/index.html"]
+    if canonify:
+        assert '<a href="https://example.org/blog/posts/b/">' in page
+        assert "https://example.org/blog/already" in page  # the base path not twice
+        assert " /x/y " in page  # relURL: no base path
+    else:
+        assert '<a href="/posts/b/">' in page and " /blog/x/y " in page
+    assert "href=&#34;https://example.org/blog/posts/b/&#34;" in written["hugo"]["posts/index.xml"]
+
+
 # Template names for one page and format, in the order Hugo prefers them. Hugo ranks a
 # template named after the format alone (``atom.xml``) and one named after the suffix
 # alone (``list.xml``) equally, and then takes either: no case has both.
@@ -309,6 +409,59 @@ def test_templates_are_looked_up_in_hugos_order(tmp_path, case):
         for html in ("list.html", "single.html"):
             (site / folder / "_default" / html).parent.mkdir(parents=True, exist_ok=True)
             (site / folder / "_default" / html).write_text("html")
+        used = []
+        for _ in names:
+            out = tmp_path / tool / "out"
+            shutil.rmtree(out, ignore_errors=True)
+            done = build(tool, site, out)
+            assert done.returncode == 0, done.stdout + done.stderr
+            if not (out / target).is_file():
+                break
+            used.append((out / target).read_text())
+            (site / folder / used[-1]).unlink()
+        orders[tool] = used
+    assert orders["hugo"] == names  # the fixture's order is Hugo's
+    assert orders["matome"] == orders["hugo"]
+
+
+# A front matter layout, the page it is set on, and templates in the order Hugo takes them.
+LAYOUT_LOOKUPS = {
+    "section": (
+        "single",
+        "content/posts/_index.md",
+        "posts/index.html",
+        ["posts/single.html", "_default/single.html", "single.html", "posts/section.html"]
+        + ["posts/list.html", "_default/section.html", "section.html", "_default/list.html"]
+        + ["list.html"],
+    ),
+    "page": (
+        "foo",
+        "content/posts/p1.md",
+        "posts/p1/index.html",
+        ["posts/foo.html", "_default/foo.html", "foo.html", "posts/single.html"]
+        + ["_default/single.html", "single.html"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", LAYOUT_LOOKUPS)
+def test_a_front_matter_layout_is_looked_up_in_hugos_order(tmp_path, case):
+    """``layout`` names a template looked for in every folder before the kind's own
+    names (a section's ``layout = "single"``: single.html before posts/list.html)."""
+    layout, front, target, names = LAYOUT_LOOKUPS[case]
+    content = {
+        "content/posts/_index.md": '+++\ntitle = "S"\n+++\n',
+        "content/posts/p1.md": '+++\ntitle = "P1"\n+++\n',
+    }
+    content[front] = content[front].replace("+++\n", f'+++\nlayout = "{layout}"\n', 1)
+    orders = {}
+    for tool, folder in (("hugo", "layouts"), ("matome", "templates")):
+        site = _site(
+            tmp_path / tool, 'disableKinds = ["taxonomy", "term", "sitemap", "rss"]\n', content
+        )
+        for name in names:
+            (site / folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (site / folder / name).write_text(name)
         used = []
         for _ in names:
             out = tmp_path / tool / "out"

@@ -377,7 +377,13 @@ QUOTES: dict[str, str] = {
     "summary_escaped_quote": summary('引用 \\"quoted\\"\\n次の行'),
 }
 
-CASES: dict[str, str] = {**GRAMMAR, **BUILTINS, **QUOTES}
+# Compared byte for byte: the line break after each block output's paragraph.
+LINE_BREAK_CASES: dict[str, str] = {
+    "breaks_blank_separated": '{{< echo a="1" >}}\n\n{{< echo a="2" >}}\n\n## H\n',
+    "breaks_note_then_text": "{{< note >}}x{{< /note >}}\n\ntext\n",
+    "breaks_inline_then_block": 'a {{< echo a="1" >}} b\n\n{{< echo a="2" >}}\n\nend\n',
+}
+CASES: dict[str, str] = {**GRAMMAR, **BUILTINS, **QUOTES, **LINE_BREAK_CASES}
 
 # Pages of the fixture itself that are compared too: case name -> page path.
 FIXTURE_PAGES: dict[str, str] = {"figure_page_resource": "posts/bundle"}
@@ -660,9 +666,13 @@ def test_shortcode_matches_hugo(builds: Builds, name: str) -> None:
 
 
 def _normalized(content: str) -> str:
-    # Whitespace around the whole of .Content is invisible; Hugo keeps the newline that
-    # followed a {{< >}} output's paragraph, matome drops it with the paragraph.
+    # Whitespace around the whole of .Content is invisible.
     return normalize_html(content.strip())
+
+
+@pytest.mark.parametrize("name", list(LINE_BREAK_CASES))
+def test_line_breaks_after_block_outputs_as_hugo(builds: Builds, name: str) -> None:
+    assert builds.matome[name] == builds.hugo[name]
 
 
 def _source(name: str) -> str:

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..config import SiteConfig
+from ..config import SiteConfig, permalink_pattern
 from ..errors import SourceError
 from .coerce import to_bool, to_int, to_str, to_str_list
 from .dates import parse_date, site_zone
@@ -239,6 +239,7 @@ def _load_file(
     page.lang = lang or content.lang
     page.file.lang = page.lang
     page.file.path = page.file.key = rel  # with its language part, as Hugo's .File.Path
+    page.file.folder = content.label
     if content.own:  # two languages' folders may hold the same path
         page.file.content_dir = content.label
         page.file.key = f"{content.label}:{rel}"
@@ -417,15 +418,14 @@ def page_url(page: Page, config: SiteConfig) -> str:
     assert page.file is not None
     rel_dir = page.file.dir.rstrip("/")
     if page.kind in ("home", "section"):
-        pattern = (
-            config.permalinks.get(f"section:{page.section}") if page.kind == "section" else None
-        )
+        pattern = permalink_pattern(config, "section", rel_dir) if page.kind == "section" else None
         if pattern:
-            return _expand_permalink(pattern, page, config)
+            return expand_permalink(pattern, page, config)
         return "/" + (_path_segments(rel_dir) + "/" if rel_dir else "")
-    pattern = config.permalinks.get(page.section) or config.permalinks.get(f"page:{page.section}")
+    own = rel_dir if page.file.base_name == "index" else f"{rel_dir}/{page.file.base_name}"
+    pattern = permalink_pattern(config, "page", own)
     if pattern:
-        return _expand_permalink(pattern, page, config)
+        return expand_permalink(pattern, page, config)
     if page.file.base_name == "index":
         parent = rel_dir.rsplit("/", 1)[0] if "/" in rel_dir else ""
         name = rel_dir.rsplit("/", 1)[-1]
@@ -441,16 +441,24 @@ def _path_segments(path: str) -> str:
     return "/".join(file_path_segment(p) for p in path.split("/") if p)
 
 
-def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
-    """Expand ``:year``, ``:slug`` and the other permalink tokens Hugo knows."""
+def expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
+    """Expand ``:year``, ``:slug`` and the other permalink tokens Hugo knows, for a page of
+    a file or a taxonomy or term page (whose names are its taxonomy's and its term's)."""
     d = page.date
-    assert page.file is not None
-    sections = [s for s in page.file.dir.strip("/").split("/") if s]
-    if page.file.base_name in ("index", "_index") and sections:
-        sections = sections[:-1] if page.kind == "page" else sections
+    if page.file is not None:
+        sections = [s for s in page.file.dir.strip("/").split("/") if s]
+        if page.file.base_name in ("index", "_index") and sections:
+            sections = sections[:-1] if page.kind == "page" else sections
+        # Hugo's :filename is none for a branch's _index.md, the folder's name for index.md.
+        filename = "" if page.file.base_name == "_index" else page.file.content_base_name
+        base_name = page.file.content_base_name
+    else:  # a taxonomy or term page: its path is the taxonomy's name, then the term's
+        sections = [page.taxonomy, page.term_key] if page.kind == "term" else [page.taxonomy]
+        filename, base_name = "", sections[-1]
     title_slug = urlize(page.title)
+    slug = urlize(page.slug) if page.slug else ""
     tokens = {
-        "year": f"{d.year:04d}",
+        "year": str(d.year),  # Go's strconv.Itoa: year 1 is "1"
         "month": f"{d.month:02d}",
         "monthname": d.strftime("%B"),
         "day": f"{d.day:02d}",
@@ -460,13 +468,11 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
         "section": page.section,
         "sections": "/".join(sections),
         "title": title_slug,
-        "slug": urlize(page.slug) if page.slug else title_slug,
-        "filename": urlize(page.file.content_base_name),
-        "contentbasename": urlize(page.file.content_base_name),
-        "slugorfilename": urlize(page.slug) if page.slug else urlize(page.file.content_base_name),
-        "slugorcontentbasename": urlize(page.slug)
-        if page.slug
-        else urlize(page.file.content_base_name),
+        "slug": slug or title_slug,
+        "filename": urlize(filename),
+        "contentbasename": urlize(base_name),
+        "slugorfilename": slug or urlize(filename),
+        "slugorcontentbasename": slug or urlize(base_name),
     }
 
     def replace(m: re.Match) -> str:
@@ -480,7 +486,7 @@ def _expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
 
 def unescaped_path(rel_permalink: str, config: SiteConfig) -> str:
     """The unescaped URL path of a location ``set_location`` gave, without the base path."""
-    return unquote(rel_permalink.removeprefix(config.base_path))
+    return unquote(rel_permalink.removeprefix(config.rel_base_path))
 
 
 def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
@@ -491,7 +497,7 @@ def set_location(page: Page, url_path: str, config: SiteConfig) -> None:
         url_path = config.language.prefix + url_path
     page.out_path = output_path_for(url_path)
     escaped = escape_url_path(url_path)
-    page.rel_permalink = config.base_path + escaped
+    page.rel_permalink = config.rel_base_path + escaped
     page.permalink = config.base_url.rstrip("/") + escaped
 
 

@@ -137,6 +137,14 @@ class FileInfo:
     # Unique among the files of every language (set by the loader): the path, after a
     # language's own content folder ("content_de:posts/a.md"). Builds name a page by it.
     key: str = ""
+    # The content folder the file was read from, relative to the site ("content",
+    # "content/fr", a contentDir of the config): messages name the file from the site.
+    folder: str = "content"
+
+    @property
+    def site_path(self) -> str:
+        """The file relative to the site, as messages name it: content/fr/posts/a.md."""
+        return f"{self.folder}/{self.path}"
 
     @property
     def logical_name(self) -> str:

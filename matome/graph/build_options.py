@@ -24,7 +24,7 @@ LIST = ("always", "never", "local")
 def apply_build_options(page: Page, warnings: list[SourceError]) -> None:
     """Set ``page.render``, ``page.list_mode`` and ``page.publish_resources`` from its params."""
     params = {str(k).lower(): (k, v) for k, v in page.params.items()}
-    display = f"content/{page.file.path}" if page.file else page.kind
+    display = page.file.site_path if page.file else page.kind
     headless = params.get("headless", (None, False))[1]
     if headless is not None and to_bool(headless)[0]:
         page.render, page.list_mode = "never", "never"

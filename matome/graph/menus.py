@@ -78,7 +78,7 @@ def _add(flat: dict, entry: MenuEntry, warnings: list[SourceError], place) -> No
 
 
 def _place(page: Page) -> tuple[str, int, int]:
-    return (f"content/{page.file.path}", *front_matter_position(page, "menus?"))
+    return (page.file.site_path, *front_matter_position(page, "menus?"))
 
 
 def _config_entry(menu: str, raw: dict, by_path: dict[str, Page]) -> MenuEntry:

@@ -59,7 +59,7 @@ def _check(names, formats: SiteFormats, key: str, place, errors, warnings) -> li
 
 
 def _front_matter_place(page: Page, key: str) -> tuple[str, int, int]:
-    return (f"content/{page.file.path}", *front_matter_position(page, key))
+    return (page.file.site_path, *front_matter_position(page, key))
 
 
 def front_matter_position(page: Page, key: str) -> tuple[int, int]:

@@ -28,7 +28,7 @@ def page_resources(page: Page, config: SiteConfig) -> Resources:
             Resource(
                 name=name,
                 source=Path(src_dir, name),
-                rel_permalink=config.base_path + rel,
+                rel_permalink=config.rel_base_path + rel,
                 permalink=config.base_url.rstrip("/") + rel,
                 out_path=out_path,
                 title=name,

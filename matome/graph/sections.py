@@ -25,7 +25,7 @@ def make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[str
         if page.kind == "page" and page.section and page.section not in sections:
             section = Page(
                 kind="section",
-                title=list_title(page.section),
+                title=section_title(page.section, config),
                 params={},
                 rel_permalink="",
                 out_path="",
@@ -77,7 +77,8 @@ def title_case(text: str) -> str:
 
 
 def pluralize(word: str) -> str:
-    if word.endswith("s") or not word.isascii() or not word[-1:].isalpha():
+    # Hugo's inflector: any other ending takes an "s" (2024s, 日本s, V2.0s).
+    if word.endswith("s"):
         return word
     if word.endswith("y") and word[-2:-1] not in "aeiou":
         return word[:-1] + "ies"
@@ -86,9 +87,33 @@ def pluralize(word: str) -> str:
     return word + "s"
 
 
-def list_title(name: str) -> str:
-    """The title Hugo gives a section or taxonomy without ``_index.md``: "archive" → "Archives"."""
-    return title_case(pluralize(name.replace("-", " ").replace("_", " ")))
+def section_title(name: str, config: SiteConfig) -> str:
+    """The title Hugo gives a section without ``_index.md``: its folder's name pluralized
+    (``pluralizeListTitles``) and title-cased (``capitalizeListTitles``), both on by
+    default: "blog-entry" → "Blog-Entries"."""
+    if _setting(config, "pluralizeListTitles"):
+        name = pluralize(name)
+    return title_case(name) if _setting(config, "capitalizeListTitles") else name
+
+
+def taxonomy_title(plural: str, config: SiteConfig) -> str:
+    """The title Hugo gives a taxonomy without ``_index.md``: its name as configured,
+    never pluralized, title-cased (``capitalizeListTitles``), hyphens made spaces:
+    "category" → "Category", "box-item" → "Box Item", "my_thing" → "My_thing"."""
+    title = title_case(plural) if _setting(config, "capitalizeListTitles") else plural
+    return title.replace("-", " ")
+
+
+def term_title(term: str, config: SiteConfig) -> str:
+    """The title Hugo gives a term without ``_index.md``: the term as a page writes it,
+    title-cased (``capitalizeListTitles``)."""
+    return title_case(term) if _setting(config, "capitalizeListTitles") else term
+
+
+def _setting(config: SiteConfig, key: str) -> bool:
+    """A boolean setting that is on unless the config turns it off."""
+    value = config.get(key)
+    return not (value is False or str(value).lower() == "false")
 
 
 def apply_cascade(pages: list[Page], environment: str) -> None:
@@ -114,9 +139,16 @@ def apply_cascade(pages: list[Page], environment: str) -> None:
                     continue
                 if page is not branch:
                     _fill(page, values)
-                else:  # the branch takes its own cascade's params, as in Hugo
+                else:  # the branch takes its own cascade's params and build, as in Hugo
                     for k, v in (values.get("params") or {}).items():
                         branch.params.setdefault(k, v)
+                    _fill_build(branch, values)
+
+
+def _fill_build(branch: Page, values: dict) -> None:
+    build = next((v for k, v in values.items() if str(k).lower() == "build"), None)
+    if build is not None and not any(str(k).lower() == "build" for k in branch.params):
+        branch.params["build"] = build
 
 
 def _fill(page: Page, values: dict) -> None:
@@ -200,20 +232,32 @@ def link_children(
     for page in unlisted:
         hidden[id(page.parent)].append(page)
     for section in sections.values():
-        section.parent.sections.append(section)
-    # Deepest first, so a section's date is known before its parent sorts it.
+        if section.list_mode == "never":  # build list = never: in no list, as a page
+            hidden[id(section.parent)].append(section)
+        else:
+            section.parent.sections.append(section)
+    # Deepest first, so a section's date is known before its parent sorts it. A list page
+    # takes its dates from every page below it, at any depth (Hugo sends each page's up
+    # the tree), not only from its children's.
+    below: dict[int, list[Page]] = {}
     for node in [*sorted(sections.values(), key=lambda s: -s.file_depth), home]:
         node.sections = sort_pages(node.sections)
         node.pages = sort_pages(node.regular_pages + node.sections)
-        dated = node.pages + hidden.get(id(node), [])
-        latest = max((p.date for p in dated), default=ZERO_DATE)
-        latest_mod = max((p.lastmod for p in dated), default=ZERO_DATE)
-        if not node.date:
-            node.date = latest
-        if not node.publish_date:
-            node.publish_date = newest_published(dated, now)
-        if not node.lastmod or node.lastmod < latest_mod:
-            node.lastmod = max(node.lastmod, latest_mod)
+        below[id(node)] = [*node.pages, *hidden.get(id(node), [])]
+        for section in node.sections:
+            below[id(node)] += below[id(section)]
+        take_dates(node, below[id(node)], now)
+
+
+def take_dates(node: Page, pages: list[Page], now: datetime) -> None:
+    """A list page's dates from its pages' (the newest of each), as Hugo gives them to a
+    list page none of whose own dates is set: one set in its _index.md (or a lastmod
+    from Git) keeps all of them as they are."""
+    if any(d != ZERO_DATE for d in (node.date, node.lastmod, node.publish_date, node.expiry_date)):
+        return
+    node.date = max((p.date for p in pages), default=ZERO_DATE)
+    node.publish_date = newest_published(pages, now)
+    node.lastmod = max((p.lastmod for p in pages), default=ZERO_DATE)
 
 
 def link_prev_next(regular: list[Page]) -> None:

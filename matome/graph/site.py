@@ -219,6 +219,8 @@ def build_language_site(
         page.parent = parent_section(page, sections, home)
         page.aliases = [normalize_alias(a, page, config.language.prefix) for a in page.aliases]
         page.resources = page_resources(page, config)
+    for node in [home, *sections.values()]:
+        node.aliases = [normalize_alias(a, node, config.language.prefix) for a in node.aliases]
     for section in sections.values():
         if section.file:
             section.resources = page_resources(section, config)

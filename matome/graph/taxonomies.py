@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..config import SiteConfig
-from ..content.loader import set_location
-from ..content.page import ZERO_DATE, Page, Term
+from ..config import SiteConfig, permalink_pattern
+from ..content.loader import expand_permalink, set_location
+from ..content.page import Page, Term
 from ..content.urls import sanitize_path, urlize
 from .order import sort_pages
-from .sections import list_title, newest_published, title_case
+from .sections import take_dates, taxonomy_title, term_title
 
 
 def term_values(page: Page, plural: str) -> list[str]:
@@ -48,8 +48,7 @@ def _as_list_page(page: Page | None, kind: str, title: str, **fields) -> Page:
     """A taxonomy or term page: its ``_index.md`` page when it has one, else a new page."""
     if page is None:
         return Page(kind=kind, title=title, params={}, rel_permalink="", out_path="", **fields)
-    page.kind = kind
-    page.title = page.title or title
+    page.kind = kind  # its title is the file's, even none (Hugo names only pages of no file)
     page.type = page.type or fields["type"]
     for name, value in fields.items():
         if name != "type":
@@ -76,41 +75,36 @@ def make_taxonomies(
                     continue
                 term_page = by_key.get(key)
                 if term_page is None:
-                    term_page = _as_list_page(
-                        (term_indexes or {}).get((plural, key)),
-                        "term",
-                        title_case(raw),
-                        section=plural,
-                        type=plural,
-                        taxonomy=plural,
-                        term=raw,
-                        term_key=key,
+                    term_page = by_key[key] = _term_page(
+                        config, (term_indexes or {}).get((plural, key)), plural, raw, key
                     )
-                    set_location(term_page, f"/{sanitize_path(plural).lower()}/{key}/", config)
-                    by_key[key] = term_page
                 if page not in term_page.regular_pages:
                     term_page.regular_pages.append(page)
+        # A term's _index.md makes the term even when no page uses it.
+        for (of, key), index in (term_indexes or {}).items():
+            if of == plural and key not in by_key:
+                by_key[key] = _term_page(config, index, plural, index.file.dir.split("/")[1], key)
         tax_page = _as_list_page(
             (lists or {}).get(plural),
             "taxonomy",
-            list_title(plural),
+            taxonomy_title(plural, config),
             section=plural,
             type=plural,
             taxonomy=plural,
         )
-        set_location(tax_page, f"/{sanitize_path(plural).lower()}/", config)
         for term_page in by_key.values():
             term_page.regular_pages = sort_pages(term_page.regular_pages)
             term_page.pages = term_page.regular_pages
             term_page.parent = tax_page
-            term_page.date = max((p.date for p in term_page.pages), default=ZERO_DATE)
-            term_page.publish_date = newest_published(term_page.pages, now)
-            term_page.lastmod = max((p.lastmod for p in term_page.pages), default=ZERO_DATE)
+            take_dates(term_page, term_page.pages, now)
+            set_location(
+                term_page, _list_url(config, term_page, f"{plural}/{term_page.term_key}"), config
+            )
         terms = sort_pages(list(by_key.values()))
         tax_page.pages = terms
-        tax_page.date = max((t.date for t in terms), default=ZERO_DATE)
-        tax_page.publish_date = newest_published(terms, now)
-        tax_page.lastmod = max((t.lastmod for t in terms), default=ZERO_DATE)
+        # Its terms' pages count too, whether or not their term has dates of its own.
+        take_dates(tax_page, [*terms, *(p for t in terms for p in t.pages)], now)
+        set_location(tax_page, _list_url(config, tax_page, plural), config)
         taxonomy_pages[plural] = tax_page
         term_pages[plural] = terms
         taxonomies[plural] = sorted(
@@ -127,3 +121,28 @@ def make_taxonomies(
             order = {urlize(v): i for i, v in reversed(list(enumerate(term_values(page, plural))))}
             terms.sort(key=lambda t: order.get(t.page.term_key, 0))
     return taxonomies, taxonomy_pages, term_pages
+
+
+def _term_page(config: SiteConfig, index: Page | None, plural: str, raw: str, key: str) -> Page:
+    return _as_list_page(
+        index,
+        "term",
+        term_title(raw, config),
+        section=plural,
+        type=plural,
+        taxonomy=plural,
+        term=raw,
+        term_key=key,
+    )
+
+
+def _list_url(config: SiteConfig, page: Page, path: str) -> str:
+    """A taxonomy's or term's URL: by its ``[permalinks]`` pattern, else its path
+    (``/tags/``, ``/tags/go/``)."""
+    pattern = permalink_pattern(config, page.kind, path)
+    if pattern:
+        return expand_permalink(pattern, page, config)
+    plural, _, key = path.partition("/")
+    return (
+        f"/{sanitize_path(plural).lower()}/{key}/" if key else f"/{sanitize_path(plural).lower()}/"
+    )

@@ -236,7 +236,7 @@ def plan_thumbnails(site) -> PlannedThumbnails:
             pending.append(todo)
         for (width, fmt), (cached_file, size) in made.items():
             out_path = f"thumbnails/{cached_file.name}"
-            rel = config.base_path + "/" + quote(out_path)
+            rel = config.rel_base_path + "/" + quote(out_path)
             by_key[(str(src), width, fmt)] = Thumbnail(rel, base + "/" + quote(out_path), *size)
             outputs.append(
                 Output("copy", out_path, source=cached_file, origin=f"thumbnail of {src}")

@@ -171,7 +171,7 @@ def patchable(page: Page, fm: FrontMatter, site: Site) -> bool:
         if entry.page is page:
             return False
         entries += entry.children
-    return is_cjk_language(site.config, fm, f"content/{page.file.path}") == page.is_cjk_language
+    return is_cjk_language(site.config, fm, page.file.site_path) == page.is_cjk_language
 
 
 _NONE = object()
@@ -190,7 +190,7 @@ def only_body_changed(page: Page, fm: FrontMatter, config: SiteConfig) -> bool:
     if not fm.format or fm.format != page.front_matter_format or fm.data != page.params:
         return False
     # A file's first or last CJK character changes how its words are counted.
-    return is_cjk_language(config, fm, f"content/{page.file.path}") == page.is_cjk_language
+    return is_cjk_language(config, fm, page.file.site_path) == page.is_cjk_language
 
 
 def apply(site: Site, edits: list[tuple[Page, FrontMatter]], now: datetime) -> list[Page]:
@@ -215,12 +215,12 @@ def read_body(page: Page) -> None:
         fm = _front_matter(page)
         if fm is None:  # it could be read when the build began
             message = "cannot be read any more: was it changed during the build? Build again"
-            raise SourceError(f"content/{page.file.path}", 0, 0, message)
+            raise SourceError(page.file.site_path, 0, 0, message)
         page.body = fm.body
 
 
 def _front_matter(page: Page) -> FrontMatter | None:
-    display = f"content/{page.file.path}"
+    display = page.file.site_path
     try:
         return split_front_matter(read_text(Path(page.file.filename), display), display)
     except (OSError, SourceError):

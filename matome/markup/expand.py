@@ -32,9 +32,10 @@ _PLACEHOLDER_RUN = re.compile(
 )
 # A paragraph of placeholders on consecutive lines (group 1), or one placeholder (group 2)
 # with the <p> before it and the </p> after it when they are there.
+# The line break after a paragraph's </p> stays, as Hugo keeps it after a block's output.
 _PUT_BACK = re.compile(
-    r"<p>((?:HAHAMATOMESC[\dx]+HBHB[ \t]*\n)+HAHAMATOMESC[\dx]+HBHB)</p>\n?"
-    r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>\n?)?"
+    r"<p>((?:HAHAMATOMESC[\dx]+HBHB[ \t]*\n)+HAHAMATOMESC[\dx]+HBHB)</p>"
+    r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>)?"
 )
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
@@ -276,7 +277,7 @@ def _indent_before(body: str, offset: int) -> str:
 
 
 def _display_path(page: Page) -> str:
-    return f"content/{page.file.path}" if page.file else page.out_path
+    return page.file.site_path if page.file else page.out_path
 
 
 def merge_placeholder_runs(source: str) -> str:
@@ -337,27 +338,25 @@ def _put_back_into(parts: list[str], html: str, outputs: list[str]) -> None:
                 _outputs_into(parts, token[12:-4], outputs)
             continue
         text = m.group(0)
-        # Only a placeholder that is its paragraph's whole content loses the <p> wrapper;
-        # the line break after the paragraph stays after the output, as in Hugo (and a run
-        # of such paragraphs merged into one placeholder has one after each output).
-        whole = text.startswith("<p>") and text.rstrip("\n").endswith("</p>")
+        # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
+        whole = text.startswith("<p>") and text.endswith("</p>")
         if not whole and text.startswith("<p>"):
             parts.append("<p>")
-        _outputs_into(parts, m.group(2), outputs, "\n" if whole and text[-1] == "\n" else "")
+        _outputs_into(parts, m.group(2), outputs)
         if not whole:
             parts.append(text[text.index("HBHB") + 4 :])
     parts.append(html[pos:])
 
 
-def _outputs_into(parts: list[str], numbers: str, outputs: list[str], after: str = "") -> None:
-    for n in numbers.split("x"):
+def _outputs_into(parts: list[str], numbers: str, outputs: list[str]) -> None:
+    for i, n in enumerate(numbers.split("x")):
+        if i:  # merged paragraphs, each of which Hugo ends with its line break
+            parts.append("\n")
         out = outputs[int(n)]
         if "HAHAMATOMESC" in out:  # an output may hold the placeholders of calls nested in it
             _put_back_into(parts, out, outputs)
         else:
             parts.append(out)
-        if after:
-            parts.append(after)
 
 
 # Words that are most likely markup, which Hugo's summary does not count: a lone tag, an

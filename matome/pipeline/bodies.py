@@ -212,7 +212,11 @@ def render_chunk(indices: list[int]) -> list[tuple]:
             rendered = e
         except Exception as e:  # a template bug must name the page, not crash the build
             rendered = template_error(e)
-            rendered.message = f"while rendering content/{page.file.path}: {rendered.message}"
+            if rendered.path:  # the template's line; the message names the page
+                rendered.message = f"while rendering {page.file.site_path}: {rendered.message}"
+            else:  # no template's: the page is where to look
+                rendered.path = page.file.site_path
+                rendered.message = f"while rendering: {rendered.message}"
         reads, templates = run.log.end()
         if isinstance(rendered, SourceError):
             out.append((index, rendered, ("", ""), reads, templates, names.take()))

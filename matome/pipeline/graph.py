@@ -116,7 +116,7 @@ def reloaded(changes: Changes, last: LoadResult) -> LoadResult | None:
     if not edited or any(path not in known or not os.path.isfile(path) for path in edited):
         return None
     pages: list[Page | None] = list(last.pages)
-    again = {f"content/{last.pages[known[path]].file.path}" for path in edited}
+    again = {last.pages[known[path]].file.site_path for path in edited}
     fresh = LoadResult(static_files=last.static_files, skipped=last.skipped)
     fresh.warnings = [w for w in last.warnings if w.path not in again]
     fresh.next_change = last.next_change

@@ -79,17 +79,21 @@ def _layouts(page: Page) -> list[str]:
     if kind == "home":
         names = ["index", "home", "list"]
         return [*names, *(f"_default/{n}" for n in names)]
+    # A layout set in front matter is looked for in every folder before the kind's names
+    # (posts/foo, _default/foo, foo, then posts/single...), as Hugo looks.
     if kind == "page":
-        names = [layout] if layout else []
-        names.append("single")
+        folders = [d for d in dict.fromkeys([page.type, page.section]) if d]
         return [
-            *(f"{d}/{n}" for d in dict.fromkeys([page.type, page.section]) if d for n in names),
-            *(f"_default/{n}" for n in names),
-            *names,
+            *_named(layout, folders),
+            *(f"{d}/single" for d in folders),
+            "_default/single",
+            "single",
         ]
     if kind == "section":
         return [
-            *(f"{page.type}/{n}" for n in ([layout] if layout else []) + ["section", "list"]),
+            *_named(layout, [page.type]),
+            f"{page.type}/section",
+            f"{page.type}/list",
             f"section/{page.section}",
             "_default/section",
             "section",
@@ -106,6 +110,12 @@ def _layouts(page: Page) -> list[str]:
         "_default/list",
         "list",
     ]
+
+
+def _named(layout: str, folders: list[str]) -> list[str]:
+    if not layout:
+        return []
+    return [*(f"{d}/{layout}" for d in folders), f"_default/{layout}", layout]
 
 
 def template_dirs(source: Path) -> list[Path]:

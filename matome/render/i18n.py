@@ -73,28 +73,16 @@ def _display(path: Path) -> str:
 
 
 def _read_table(path: Path, display: str, load) -> Any:
-    if path.suffix.lower() in (".yaml", ".yml", ".json"):
-        # go-i18n's first format is a list of {id, translation}: not a table of keys.
-        text = path.read_text(encoding="utf-8")
-        if text.lstrip().startswith(("-", "[")):
-            return _read_list(text, path, display)
+    from ..config import parse_data
+
     try:
+        if path.suffix.lower() in (".yaml", ".yml", ".json"):
+            # go-i18n's first format is a list of {id, translation}: not a table of keys.
+            text = path.read_text(encoding="utf-8")
+            return parse_data(text, path.suffix.lstrip(".").lower(), display, tables_only=False)
         return load(path)
     except SourceError as e:
         raise SourceError(display, e.line, e.col, e.message) from None
-
-
-def _read_list(text: str, path: Path, display: str) -> list:
-    import json
-
-    try:
-        if path.suffix.lower() == ".json":
-            return json.loads(text)
-        import yaml
-
-        return yaml.safe_load(text)
-    except Exception as e:  # yaml.YAMLError, or json's ValueError
-        raise SourceError(display, 1, 1, f"invalid translation table: {e}") from None
 
 
 def _messages(data: Any, path: str) -> dict[str, Message]:

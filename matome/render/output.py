@@ -10,6 +10,7 @@ from ..errors import SourceError
 from ..formats import OutputFormat, format_location, page_output_format
 from ..graph.pagination import Pager
 from ..graph.site import Site
+from .absolute_urls import HTML_QUOTES, XML_QUOTES, absolute_urls
 from .environment import layout_candidates, select_layout, template_error
 from .plan import Output, alias_html, format_pager_path
 
@@ -42,9 +43,23 @@ def render_output(item: Output, site: Site, env: jinja2.Environment, minify: boo
     else:
         page = site.pages[item.page]
         text = _render_format(item, page, page.site, env)
+    text = _absolute_urls(item, site.pages[item.page].site if item.page >= 0 else own, text)
     if minify and item.out_path.endswith((".html", ".xml")):
         text = minify_text(text)
     return text.encode("utf-8")
+
+
+def _absolute_urls(item: Output, site: Site, text: str) -> str:
+    """Hugo makes root-relative URLs absolute in every RSS file, and in every HTML file
+    with ``canonifyURLs``."""
+    if item.kind not in ("page", "pager", "404"):
+        return text  # aliases (absolute already), the sitemap, robots.txt
+    if item.fmt == "rss":
+        return absolute_urls(text, site.config.base_url, XML_QUOTES)
+    fmt = site.output_formats.get(item.fmt)
+    if site.config.canonify_urls and (item.kind == "404" or (fmt is not None and fmt.is_html)):
+        return absolute_urls(text, site.config.base_url, HTML_QUOTES)
+    return text
 
 
 _TEMPLATES = {
@@ -82,7 +97,7 @@ def format_pagers(page: Page, fmt: OutputFormat, site: Site) -> list[Pager]:
     pagers: list[Pager] = []
     for pager in page.pagers:
         path = first if pager.number == 1 else "/" + format_pager_path(first[1:], pager.number)
-        url = site.config.base_path + escape_url_path(path)
+        url = site.config.rel_base_path + escape_url_path(path)
         pagers.append(Pager(pager.number, pager.pages, url, pagers, pager.total_elements))
     return pagers
 

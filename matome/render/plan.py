@@ -53,6 +53,7 @@ def plan_outputs(
     config = site.config
     layouts = _Layouts(site)
     missing: dict[tuple[str, str], list] = {}  # (format, kind) -> the pages with no template
+    aliases: list[tuple[str, Output]] = []  # (the page's place in Hugo's content tree, alias)
     for page in site.pages:
         origin = _origin(page)
         lang = page.lang if page.site is not None and not page.site.is_default_language else ""
@@ -60,7 +61,7 @@ def plan_outputs(
             if name == "html":
                 outputs.append(Output("page", page.out_path, page.index, origin=origin))
                 if page.kind in LIST_KINDS and page.pagers:
-                    outputs.extend(_pager_outputs(page, origin, lang))
+                    outputs.extend(_pager_outputs(page, origin, lang, config))
                 continue
             fmt = page.site.output_formats[name]
             found = layouts.find(page, fmt)
@@ -82,15 +83,22 @@ def plan_outputs(
                             origin=origin,
                         )
                     )
-        for alias in page.aliases:
-            outputs.append(
+        aliases.extend(
+            (
+                _tree_key(page),
                 Output(
                     "alias", output_path_for(alias), target=page.permalink, origin=origin, lang=lang
-                )
+                ),
             )
+            for alias in ([] if config.disable_aliases else page.aliases)
+        )
         if page.publish_resources:  # front matter build.publishResources
             for res in page.resources:
                 outputs.append(Output("copy", res.out_path, source=res.source, origin=origin))
+    # Of two aliases with one path Hugo writes whichever comes last, which varies from build
+    # to build (it writes in parallel); mostly the later in the order of its content tree,
+    # which matome always writes.
+    outputs.extend(alias for _, alias in sorted(aliases, key=lambda pair: pair[0]))
     disabled = config.disable_kinds
     if "sitemap" not in disabled:
         outputs.extend(sitemap_outputs(site, _sitemap_name(config)))
@@ -157,20 +165,31 @@ def _no_template(pages: list, fmt: OutputFormat) -> SourceError:
 def _origin(page) -> str:
     """The file to blame for a page's outputs; a term blames the first page that uses it."""
     if page.file:
-        return f"content/{page.file.path}"
+        return page.file.site_path
     if page.kind == "term" and page.pages and page.pages[0].file:
-        return f"content/{page.pages[0].file.path} ({page.taxonomy} {page.term!r})"
+        return f"{page.pages[0].file.site_path} ({page.taxonomy} {page.term!r})"
     return f"{page.kind} {page.rel_permalink}"
 
 
-def _pager_outputs(page, origin: str, lang: str) -> list[Output]:
+def _tree_key(page) -> str:
+    """The page's key in Hugo's content tree, whose order Hugo renders aliases in: its
+    path lower-cased, without extension or language, a bundle or section by its folder."""
+    if page.file is None:
+        return page.rel_permalink
+    name = page.file.base_name
+    path = page.file.dir if name in ("index", "_index") else page.file.dir + name
+    return "/" + path.rstrip("/").lower()
+
+
+def _pager_outputs(page, origin: str, lang: str, config) -> list[Output]:
     out = []
     base = f"{page.output_dir}/" if page.output_dir else ""
     # An ugly term's pagers are files (tags/go/page/2.html), other lists' folders.
     leaf = page.ugly and page.kind == "term"
     # Hugo writes page/1/ as a redirect to the list itself.
     first = f"{base}page/1.html" if leaf else f"{base}page/1/index.html"
-    out.append(Output("alias", first, target=page.permalink, origin=origin, lang=lang))
+    if not config.disable_pager_aliases:
+        out.append(Output("alias", first, target=page.permalink, origin=origin, lang=lang))
     for pager in page.pagers[1:]:
         n = pager.number
         path = f"{base}page/{n}.html" if leaf else f"{base}page/{n}/index.html"
@@ -212,10 +231,13 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceError]]:
-    """Drop outputs that would leave the destination; report two sources with one target."""
+    """Drop outputs that would leave the destination; report two sources with one target.
+
+    An alias takes the place of a page with its path or of an earlier alias, with a
+    warning: Hugo says nothing and writes one of them, the alias in most builds."""
     errors: list[SourceError] = []
-    seen: dict[str, Output] = {}
-    kept: list[Output] = []
+    seen: dict[str, int] = {}  # path -> its output's place in kept
+    kept: list[Output | None] = []
     for out in outputs:
         if not is_safe_relative(out.out_path):
             errors.append(
@@ -225,7 +247,22 @@ def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceErro
         # Paths that differ only in case are two files, as Hugo writes them (short links
         # such as /b/FY and /b/Fy); a file system that ignores case keeps one of them.
         key = out.out_path
-        first = seen.get(key)
+        place = seen.get(key)
+        first = kept[place] if place is not None else None
+        if first is not None and out.kind == "alias" and first.kind in ("alias", "page", "pager"):
+            if (first.kind, first.target, first.lang) != (out.kind, out.target, out.lang):
+                what = "an alias of" if first.kind == "alias" else "the page of"
+                message = (
+                    f"alias {key!r} is also {what} {first.origin}: this alias is written "
+                    "there (Hugo writes either, varying from build to build)"
+                )
+                errors.append(SourceError(out.origin, 0, 0, message, "warning"))
+            kept[place] = None
+            first = None
+        elif first is not None and first.kind == "alias" and out.kind in ("page", "pager"):
+            message = f"{key!r} is also an alias of {first.origin}: the alias is written there"
+            errors.append(SourceError(out.origin, 0, 0, message, "warning"))
+            continue
         if first is not None:
             if first.kind == "copy" and out.kind == "copy":
                 continue  # the same file from two static folders: the first wins
@@ -238,9 +275,9 @@ def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceErro
                 )
             )
             continue
-        seen[key] = out
+        seen[key] = len(kept)
         kept.append(out)
-    return kept, errors
+    return [out for out in kept if out is not None], errors
 
 
 # Go's html/template escapes these in text and attributes ('+' too: c++ is c&#43;&#43;).

@@ -393,7 +393,7 @@ class AssetResource:
     @property
     def rel_permalink(self) -> str:
         made = self.site.publish(self.recipe)
-        return self.site.config.base_path + "/" + quote(made.out_path)
+        return self.site.config.rel_base_path + "/" + quote(made.out_path)
 
     @property
     def permalink(self) -> str:

@@ -55,6 +55,8 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         return urls.abs_url(base, path)
 
     def rel_url(path: Any) -> str:
+        if site.config.canonify_urls:  # no base path: it comes with the absolute URL
+            return urls.rel_url(urls.root_of(base), str(path).removeprefix(base))
         return urls.rel_url(base, path)
 
     refs: dict[str, RefIndex] = {}  # by language, made at its first reference

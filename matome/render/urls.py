@@ -71,7 +71,7 @@ def rel_url(base_url: str, value: object) -> str:
     """Hugo's ``relURL``: ``path`` under the ``baseURL``'s path (from the root when it starts
     with ``/``); a URL on the site becomes its path, another site's stays as it is."""
     text = str(value)
-    base = base_url if not text.startswith("/") else _root_of(base_url)
+    base = base_url if not text.startswith("/") else root_of(base_url)
     if _has_scheme(text) and not (base and text.startswith(base)):
         return text
     url = text[len(base) :] if base and text.startswith(base) else text
@@ -83,6 +83,7 @@ def rel_url(base_url: str, value: object) -> str:
     return joined if joined.startswith("/") else "/" + joined
 
 
-def _root_of(base_url: str) -> str:
+def root_of(base_url: str) -> str:
+    """The scheme and host of a URL, without its path: "https://example.org"."""
     parts = urlsplit(base_url)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""

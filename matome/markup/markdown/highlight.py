@@ -64,6 +64,10 @@ def _style(name: str):
 
 
 def _inline_css(style, token_type) -> str:
+    # A lexer may make a finer token than any style names (YAML's Literal.Scalar.Plain):
+    # it takes the style of the nearest one it refines, as Pygments' own formatter does.
+    while not style.styles_token(token_type) and token_type.parent is not None:
+        token_type = token_type.parent
     entry = style.style_for_token(token_type)
     parts = []
     if entry["color"]:

@@ -18,7 +18,11 @@ from .attributes import go_float
 
 
 class OptionError(ValueError):
-    """An option Hugo refuses (the build fails on it)."""
+    """An option Hugo refuses (the build fails on it); ``key``: the config key holding it."""
+
+    def __init__(self, message: str, key: str = "highlight"):
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -251,5 +255,9 @@ def site_config(highlight: dict, legacy: dict) -> HighlightConfig:
     if config.guess_syntax == default.guess_syntax and guess is not None:
         config = replace(config, guess_syntax=_weak(guess, bool))
     if "pygmentsoptions" in legacy:
-        config = decode(config, parse_option_string(str(legacy["pygmentsoptions"])))
+        try:
+            options = parse_option_string(str(legacy["pygmentsoptions"]))
+        except OptionError as e:
+            raise OptionError(str(e), key="pygmentsOptions") from None
+        config = decode(config, options)
     return config

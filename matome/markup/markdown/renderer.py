@@ -66,8 +66,9 @@ class MarkdownRenderer:
             return cls(config.markup, config.enable_emoji, legacy=config.raw)
         except OptionError as e:
             file = next((Path(f) for f in config.files if Path(f).is_file()), None)
-            line, col = key_position(file, ["highlight"]) if file else (1, 1)
-            raise SourceError(str(file or "config"), line, col, f"markup.highlight: {e}") from None
+            line, col = key_position(file, [e.key]) if file else (1, 1)
+            where = "markup.highlight" if e.key == "highlight" else e.key
+            raise SourceError(str(file or "config"), line, col, f"{where}: {e}") from None
 
     def render(self, text: str, hooks: RenderHooks | None = None) -> RenderedMarkdown:
         """Render a page body: HTML plus the headings (with their IDs) for the TOC. With
