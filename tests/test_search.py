@@ -97,8 +97,9 @@ def search(browser, out: Path, query: str) -> list[str]:
         return search_at(browser, server.url, query)
 
 
-def search_at(browser, url: str, query: str) -> list[str]:
-    """The same on the site served at ``url`` (a fresh browser cache each time)."""
+def search_at(browser, url: str, query: str, may_be_unindexed: bool = False) -> list[str] | None:
+    """The same on the site served at ``url`` (a fresh browser cache each time);
+    ``may_be_unindexed``: None when the index is not there yet (the box says so)."""
     context = browser.new_context()
     problems: list[str] = []
     try:
@@ -110,8 +111,12 @@ def search_at(browser, url: str, query: str) -> list[str]:
         page.locator(".search-input").fill(query)
         page.wait_for_function(
             "() => document.querySelector('.search-result')"
-            " || /見つかりませんでした/.test(document.querySelector('.search-status').textContent)"
+            " || /見つかりませんでした|読み込めませんでした/"
+            ".test(document.querySelector('.search-status').textContent)"
         )
+        status = page.locator(".search-status").inner_text()
+        if may_be_unindexed and "読み込めませんでした" in status:
+            return None
         links = page.locator(".search-result-link").evaluate_all(
             "a => a.map(x => x.getAttribute('href'))"
         )
@@ -350,7 +355,7 @@ def test_serve_indexes_the_site_then_each_edit_in_the_background(browser, site):
 
         def found(query: str, expected: list[str]) -> None:
             for _ in range(120):  # the index is made after the site is served
-                links = search_at(browser, url, query)
+                links = search_at(browser, url, query, may_be_unindexed=True)
                 if links == expected:
                     return
                 time.sleep(0.5)

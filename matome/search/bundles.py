@@ -297,6 +297,9 @@ def _build(
                     _make_bundle(service, bundle, part, target / bundle.name, prints, writing)
                 finally:
                     service.close()
+                # Pagefind answers before its writes are done (it never flushes its files):
+                # they are complete once it has exited.
+                _read_bundle(bundle, target / bundle.name)
             except BaseException:
                 failed.set()
                 raise
@@ -340,6 +343,10 @@ def _make_bundle(
     with writing:
         service.call(write, "WriteFiles")
         service.call({"type": "DeleteIndex", "index_id": index}, "DeleteIndex")
+
+
+def _read_bundle(bundle: Bundle, folder: Path) -> None:
+    """What Pagefind wrote for ``bundle``: each result's fragment id, each file's stamp."""
     for name in UNUSED_FILES:
         (folder / name).unlink(missing_ok=True)
     bundle.fragments = _fragment_ids(folder / "fragment")

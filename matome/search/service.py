@@ -108,8 +108,8 @@ class PagefindService:
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self._process.stdin.close()  # the service exits at the end of its input
-        try:
-            self._process.wait(timeout=10)
+        try:  # it finishes writing its files before it exits: a large bundle takes a while
+            self._process.wait(timeout=300)
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
