@@ -191,7 +191,8 @@ CASES["tables"] = (
     "\n| only |\n|---|\n\n> | q | r |\n> |---|---|\n> | 1 | 2 |\n\n"
     "- item\n\n  | in | list |\n  | -- | --: |\n  | ![i](/i.png) | <b>raw</b> |\n\n"
     "Table | cut\n--|--\npara | graph\n\n"
-    "Text first\nh1 | h2\n:-: | -\nv1 | v2\n"
+    "Text first\nh1 | h2\n:-: | -\nv1 | v2\n\n"
+    "| short |\n|:-|-:|:-:|\n| r1 | r2 | r3 | r4 |\n|\n"
 )
 CASES["table_attributes"] = (
     "| a | b |\n|---|---|\n| 1 | 2 |\n{.wide #t1 data-n=3}\n\n| c |\n|:-:|\n{class=x}\n"
@@ -276,6 +277,16 @@ def test_markdownify_goes_through_the_hooks_of_the_page(tmp_path):
     )["markdownify"]
     layout = "{{ page.params.md | markdownify }}"
     ours = _matome_site(tmp_path / "matome", {}, cases, layout)
+    for case in cases:
+        assert ours[case] == hugo[case].replace("&#43;", "+"), case
+
+
+def test_markdownify_writes_passthroughs_through_the_hooks(tmp_path):
+    config, cases = CONFIGS["passthrough"][0], ["passthrough", "passthrough_places"]
+    hugo = run_hugo(
+        tmp_path / "hugo", config, markdownify={c: CASES[c] for c in cases}, layouts=GO_HOOKS
+    )["markdownify"]
+    ours = _matome_site(tmp_path / "matome", config, cases, "{{ page.params.md | markdownify }}")
     for case in cases:
         assert ours[case] == hugo[case].replace("&#43;", "+"), case
 
