@@ -1,6 +1,7 @@
 """Render hooks (``_markup/render-link.html``, ``render-image.html``, ``render-heading.html``,
 ``render-codeblock.html``, ``render-codeblock-LANG.html``, ``render-blockquote.html`` with
-GitHub alerts) compared with the real ``hugo``.
+GitHub alerts, ``render-table.html``, ``render-passthrough.html`` and
+``render-passthrough-inline.html``) compared with the real ``hugo``.
 
 The same hooks are written twice, as Go templates for Hugo and as Jinja templates for
 matome, each printing every field of Hugo's context; one Hugo build and one ``matome
@@ -58,6 +59,21 @@ GO_HOOKS = {
         "[{{ .AlertType }}|{{ .AlertSign }}|{{ .AlertTitle }}]{{ .Text }}|{{ .Page.Title }}"
         "</blockquote>\n"
     ),
+    "_markup/render-table.html": (
+        '<table data-ordinal="{{ .Ordinal }}">'
+        "{{ range $k, $v := .Attributes }}{{ $k }}={{ $v }};{{ end }}\n"
+        "{{ range .THead }}H:{{ range . }}[{{ .Alignment }}|{{ .Text }}]{{ end }}\n{{ end }}"
+        "{{ range .TBody }}B:{{ range . }}[{{ .Alignment }}|{{ .Text }}]{{ end }}\n{{ end }}"
+        "{{ len .THead }}/{{ len .TBody }}|{{ .Page.Title }}</table>\n"
+    ),
+    "_markup/render-passthrough.html": (
+        '<span data-type="{{ .Type }}" data-ordinal="{{ .Ordinal }}">'
+        "{{ range $k, $v := .Attributes }}{{ $k }}={{ $v }};{{ end }}[{{ .Inner }}]"
+        "{{ .Page.Title }}</span>\n"
+    ),
+    "_markup/render-passthrough-inline.html": (
+        "<i>{{ .Type }}{{ .Ordinal }}[{{ .Inner }}]{{ len .Attributes }}</i>"
+    ),
 }
 
 JINJA_HOOKS = {
@@ -92,6 +108,23 @@ JINJA_HOOKS = {
         "{% for k, v in attributes|dictsort(true) %}{{ k }}={{ v }};{% endfor %}"
         "[{{ alert_type }}|{{ alert_sign }}|{{ alert_title }}]{{ text }}|{{ page.title }}"
         "</blockquote>\n"
+    ),
+    "_markup/render-table.html": (
+        '<table data-ordinal="{{ ordinal }}">'
+        "{% for k, v in attributes|dictsort(true) %}{{ k }}={{ v }};{% endfor %}\n"
+        "{% for row in thead %}H:{% for c in row %}[{{ c.alignment }}|{{ c.text }}]"
+        "{% endfor %}\n{% endfor %}"
+        "{% for row in tbody %}B:{% for c in row %}[{{ c.alignment }}|{{ c.text }}]"
+        "{% endfor %}\n{% endfor %}"
+        "{{ thead|length }}/{{ tbody|length }}|{{ page.title }}</table>\n"
+    ),
+    "_markup/render-passthrough.html": (
+        '<span data-type="{{ type }}" data-ordinal="{{ ordinal }}">'
+        "{% for k, v in attributes|dictsort(true) %}{{ k }}={{ v }};{% endfor %}[{{ inner }}]"
+        "{{ page.title }}</span>\n"
+    ),
+    "_markup/render-passthrough-inline.html": (
+        "<i>{{ type }}{{ ordinal }}[{{ inner }}]{{ attributes|length }}</i>"
     ),
 }
 
@@ -138,18 +171,59 @@ CONFIGS = {
         ["images", "link_image", "block_images", "block_image_places", "quote_attributes"],
     ),
 }
+PASSTHROUGH = {
+    "enable": True,
+    "delimiters": {"block": [["$$", "$$"], ["\\[", "\\]"]], "inline": [["\\(", "\\)"], ["$", "$"]]},
+}
+CONFIGS["passthrough"] = (
+    {
+        "markup": {
+            "goldmark": {
+                "extensions": {"passthrough": PASSTHROUGH},
+                "parser": {"attribute": {"block": True}},
+            }
+        }
+    },
+    ["passthrough", "passthrough_places", "passthrough_escapes", "tables", "table_attributes"],
+)
+CASES["tables"] = (
+    "Intro\n\n| a | *b* | c |\n|:--|:-:|--:|\n| 1 | `2` | [l](/u) |\n| 4 |\n| x \\| y | 5 | 6 | 7 |\n"
+    "\n| only |\n|---|\n\n> | q | r |\n> |---|---|\n> | 1 | 2 |\n\n"
+    "- item\n\n  | in | list |\n  | -- | --: |\n  | ![i](/i.png) | <b>raw</b> |\n\n"
+    "Table | cut\n--|--\npara | graph\n\n"
+    "Text first\nh1 | h2\n:-: | -\nv1 | v2\n\n"
+    "| short |\n|:-|-:|:-:|\n| r1 | r2 | r3 | r4 |\n|\n"
+)
+CASES["table_attributes"] = (
+    "| a | b |\n|---|---|\n| 1 | 2 |\n{.wide #t1 data-n=3}\n\n| c |\n|:-:|\n{class=x}\n"
+)
+CASES["passthrough"] = (
+    "Text $a+b$ and \\(c<d\\) and\n\n$$\nx = 1 & y\n$$\n\npara \\[ y \\] after\n{.pcls}\n\n"
+    "$$z$$\n{.zz data-n=2}\n\nEnd $e$.\n"
+)
+CASES["passthrough_places"] = (
+    "- a $x$\n- $$y$$\n- c\n\n# Heading $h$ and $$hb$$\n\n| $t$ | $$tb$$ |\n|---|---|\n| 1 | 2 |\n\n"
+    "> $$q$$\n> and $r$\n\n*em $m$* [link $l$](/u)\n"
+)
+CASES["passthrough_escapes"] = (
+    "\\$not\\$ and \\\\$esc$ and $$ $$ and $\n\nOpen $ only and \\( none\n"
+)
 CASES["block_images"] = '![alone](/a.png)\n{.wide width=3}\n\n![b](/b.png "T")\n\n## After\n'
 CASES["block_image_places"] = "> ![q](/q.png)\n\n- ![l](/l.png)\n\n[![c](/c.png)](/x)\n\nEnd\n"
 CASES["quote_attributes"] = "> [!NOTE]\n> Body\n{.c data-x=2}\n\n> plain\n{#q}\n"
 
 
 def _matome_site(
-    root, config: dict, cases: list[str], layout: str = "{{ page.content }}"
+    root,
+    config: dict,
+    cases: list[str],
+    layout: str = "{{ page.content }}",
+    hooks: dict[str, str] = JINJA_HOOKS,
 ) -> dict[str, str]:
     base = {"baseURL": "https://example.org/", "disableKinds": ["taxonomy", "term"]}
     (root / "hugo.toml").parent.mkdir(parents=True)
     (root / "hugo.toml").write_text(tomli_w.dumps({**base, **config}))
-    for name, text in JINJA_HOOKS.items():
+    for name, text in hooks.items():
         (root / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "templates" / name).write_text(text)
     single = root / "templates" / "_default" / "single.html"
@@ -197,12 +271,22 @@ def test_render_hook_matches_hugo(rendered, config, case):
 
 
 def test_markdownify_goes_through_the_hooks_of_the_page(tmp_path):
-    cases = ["link_plain", "link_query", "images", "alerts", "codeblocks"]
+    cases = ["link_plain", "link_query", "images", "alerts", "codeblocks", "tables"]
     hugo = run_hugo(
         tmp_path / "hugo", {}, markdownify={c: CASES[c] for c in cases}, layouts=GO_HOOKS
     )["markdownify"]
     layout = "{{ page.params.md | markdownify }}"
     ours = _matome_site(tmp_path / "matome", {}, cases, layout)
+    for case in cases:
+        assert ours[case] == hugo[case].replace("&#43;", "+"), case
+
+
+def test_markdownify_writes_passthroughs_through_the_hooks(tmp_path):
+    config, cases = CONFIGS["passthrough"][0], ["passthrough", "passthrough_places"]
+    hugo = run_hugo(
+        tmp_path / "hugo", config, markdownify={c: CASES[c] for c in cases}, layouts=GO_HOOKS
+    )["markdownify"]
+    ours = _matome_site(tmp_path / "matome", config, cases, "{{ page.params.md | markdownify }}")
     for case in cases:
         assert ours[case] == hugo[case].replace("&#43;", "+"), case
 
@@ -224,6 +308,31 @@ def test_render_string_goes_through_the_hooks_of_the_page_it_is_given(tmp_path):
 def test_a_link_that_takes_the_fast_path_without_hooks_goes_through_the_hook():
     # The case above is one the comment fast path renders when the site has no hooks.
     assert FastPath(read_settings(None, False)).document(CASES["link_plain"]) is not None
+
+
+def test_a_passthrough_of_a_type_without_a_hook_is_written_raw_and_not_numbered(tmp_path):
+    config, cases = CONFIGS["passthrough"][0], ["passthrough", "passthrough_places"]
+    go = {"_markup/render-passthrough-block.html": "<b>{{ .Ordinal }}:{{ .Inner }}</b>"}
+    jinja = {"_markup/render-passthrough-block.html": "<b>{{ ordinal }}:{{ inner }}</b>"}
+    hugo = run_hugo(tmp_path / "hugo", config, content={c: CASES[c] for c in cases}, layouts=go)[
+        "content"
+    ]
+    ours = _matome_site(tmp_path / "matome", config, cases, hooks=jinja)
+    for case in cases:
+        assert ours[case] == hugo[case].replace("&#43;", "+"), case
+    assert "<b>0:" in ours["passthrough"] and "$a+b$" in ours["passthrough"]
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["tables", "table_attributes", "passthrough", "passthrough_places", "passthrough_escapes"],
+)
+def test_tables_and_passthroughs_never_take_the_fast_path(case):
+    # So a site whose only hooks are these keeps the fast path for its other pages.
+    fast = FastPath(read_settings(CONFIGS["passthrough"][0]["markup"], False))
+    assert fast.document("Plain words and [a link](https://x.example/).\n") is not None
+    assert fast.document(CASES[case]) is None
+    assert fast.render(CASES[case]) is None
 
 
 def test_a_hook_template_hugo_could_not_parse_stops_the_build_at_its_place(tmp_path):

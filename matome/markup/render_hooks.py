@@ -1,32 +1,38 @@
 """A site's render hook templates: ``templates/_markup/render-link.html``,
 ``render-image.html``, ``render-heading.html``, ``render-codeblock.html``,
-``render-codeblock-LANG.html`` and ``render-blockquote.html``, as Hugo's
-``layouts/_markup/``.
+``render-codeblock-LANG.html``, ``render-blockquote.html``, ``render-table.html``,
+``render-passthrough.html``, ``render-passthrough-block.html`` and
+``render-passthrough-inline.html``, as Hugo's ``layouts/_markup/``.
 
 Each template gets Hugo's context in snake_case (see ``markdown/hooks.py``: the link's
 ``destination``, ``title``, ``text`` as HTML, ``plain_text``; an image's ``ordinal``,
 ``is_block`` and ``attributes``; a heading's ``level``, ``anchor`` and ``attributes``;
 a code block's ``type``, ``inner``, ``options``, ``attributes`` and ``ordinal``; a block
 quote's ``type`` ("regular" or "alert"), ``alert_type``, ``alert_title`` (HTML),
-``alert_sign``, ``text``, ``attributes`` and ``ordinal``)
-plus ``page``, ``page_inner`` (the same page: matome has no ``RenderShortcodes``) and
-``site``. What it writes replaces the element.
+``alert_sign``, ``text``, ``attributes`` and ``ordinal``; a table's ``thead`` and
+``tbody`` (rows of cells, each with ``alignment`` and ``text`` as HTML), ``attributes``
+and ``ordinal``; a passthrough's ``type`` ("block" or "inline"), ``inner`` (without its
+delimiters), ``attributes`` and ``ordinal``) plus ``page``, ``page_inner`` (the same
+page: matome has no ``RenderShortcodes``) and ``site``. What it writes replaces the
+element.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
 from ..render.environment import template_error
-from .markdown.hooks import RenderHooks
+from .markdown.hooks import RenderHooks, TableCell
 
 _HOOK_NAME = re.compile(
-    r"_markup/render-(link|image|heading|blockquote|codeblock(?:-[^/]+)?)\.html"
+    r"_markup/render-(link|image|heading|blockquote|table|passthrough(?:-block|-inline)?"
+    r"|codeblock(?:-[^/]+)?)\.html"
 )
 
 
@@ -40,6 +46,10 @@ def hook_templates(env: jinja2.Environment) -> dict[str, str]:
             if m:
                 found[m.group(1)] = name
     return found
+
+
+def _html_cell(cell: TableCell) -> TableCell:
+    return replace(cell, text=Markup(cell.text))
 
 
 def render_template(template: jinja2.Template, **variables: Any) -> str:
@@ -61,6 +71,9 @@ def page_hooks(
         for key in ("text", "alert_title"):
             if key in context:
                 context[key] = Markup(context[key])
+        for key in ("thead", "tbody"):
+            if key in context:
+                context[key] = [[_html_cell(cell) for cell in row] for row in context[key]]
         try:
             template = env.get_template(name)  # logs its use, as shortcodes do
             return render(template, **variables, **context)

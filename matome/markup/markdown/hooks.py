@@ -1,21 +1,23 @@
-"""Render hooks: a site's own templates writing links, images, headings, code blocks and
-block quotes.
+"""Render hooks: a site's own templates writing links, images, headings, code blocks,
+block quotes, tables and passthroughs.
 
 Hugo calls a hook template instead of Goldmark's renderer for each link (autolinks
-included), image, heading, fenced code block or block quote when the site has
-``_markup/render-KIND.html`` (a code block: ``render-codeblock-LANG.html`` first); what the
-template writes replaces the element as it is, and nothing is added around it. This
-module is the Markdown side of it, free of templates: :class:`RenderHooks` says which
-kinds a page has and calls them with Hugo's context (snake_case names: ``destination``,
-``text``, ``plain_text``, ``title``, ``ordinal``, ``is_block``, ``attributes``,
-``level``, ``anchor``, ``type``, ``inner``, ``options``, ``alert_type``,
-``alert_title``, ``alert_sign``); the caller adds ``page`` and ``site`` and renders
-the template.
+included), image, heading, fenced code block, block quote, table or passthrough when the
+site has ``_markup/render-KIND.html`` (a code block: ``render-codeblock-LANG.html``
+first; a passthrough: ``render-passthrough-block.html`` or
+``render-passthrough-inline.html`` first); what the template writes replaces the element
+as it is, and nothing is added around it. This module is the Markdown side of it, free
+of templates: :class:`RenderHooks` says which kinds a page has and calls them with
+Hugo's context (snake_case names: ``destination``, ``text``, ``plain_text``, ``title``,
+``ordinal``, ``is_block``, ``attributes``, ``level``, ``anchor``, ``type``, ``inner``,
+``options``, ``alert_type``, ``alert_title``, ``alert_sign``, ``thead``, ``tbody``); the
+caller adds ``page`` and ``site`` and renders the template.
 
 A link's tokens (``link_open``, its text, ``link_close``) are grouped into one
-``hooked_link`` token, a heading's into one ``hooked_heading`` and a block quote's
-into one ``hooked_blockquote`` (its blocks as children) before rendering, so that one
-render rule sees the whole element and its content.
+``hooked_link`` token, a heading's into one ``hooked_heading``, a block quote's into
+one ``hooked_blockquote`` (its blocks as children) and a table's into one
+``hooked_table`` before rendering, so that one render rule sees the whole element and
+its content.
 """
 
 from __future__ import annotations
@@ -49,10 +51,26 @@ class RenderHooks:
             return f"codeblock-{lang}"
         return "codeblock" if "codeblock" in self.kinds else None
 
+    def passthrough_kind(self, type_: str) -> str | None:
+        """The hook of a passthrough of ``type_`` ("block" or "inline"): its type's, or
+        the general one."""
+        if f"passthrough-{type_}" in self.kinds:
+            return f"passthrough-{type_}"
+        return "passthrough" if "passthrough" in self.kinds else None
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """A cell of a hooked table: its alignment ("left", "center", "right" or "") and
+    its content as HTML."""
+
+    alignment: str
+    text: str
+
 
 def group_hooked(tokens: list[Token], kinds: frozenset[str]) -> list[Token]:
-    """``tokens`` with each link (in every inline token), each heading and each block
-    quote made one token when its kind has a hook."""
+    """``tokens`` with each link (in every inline token), each heading, each table and
+    each block quote made one token when its kind has a hook."""
     if "heading" in kinds:  # its plain text before its links are grouped
         for i, token in enumerate(tokens):
             if token.type == "heading_open" and i + 1 < len(tokens):
@@ -63,9 +81,50 @@ def group_hooked(tokens: list[Token], kinds: frozenset[str]) -> list[Token]:
                 token.children = _group_links(token.children)
     if "heading" in kinds:
         tokens = _group_headings(tokens)
+    if "table" in kinds:  # before block quotes, which take their tables in
+        tokens = _group_tables(tokens)
     if "blockquote" in kinds:
         tokens = _group_blockquotes(tokens)
     return tokens
+
+
+def _group_tables(tokens: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    table: Token | None = None
+    for token in tokens:
+        if token.type == "table_open":
+            table = Token("hooked_table", "table", 0, map=token.map, meta=token.meta)
+            table.level, table.block, table.children = token.level, True, []
+        elif table is None:
+            out.append(token)
+        elif token.type == "table_close":
+            out.append(table)
+            table = None
+        else:
+            table.children.append(token)
+    return out
+
+
+def table_rows(tokens: list[Token], render_inline: Callable[[list[Token]], str]):
+    """A hooked table's header rows and body rows, each a list of :class:`TableCell`,
+    the text of each cell written by ``render_inline``."""
+    head: list[list[TableCell]] = []
+    body: list[list[TableCell]] = []
+    rows, alignment = body, ""
+    for token in tokens:
+        kind = token.type
+        if kind == "thead_open":
+            rows = head
+        elif kind == "tbody_open":
+            rows = body
+        elif kind == "tr_open":
+            rows.append([])
+        elif kind in ("th_open", "td_open"):
+            style = token.attrGet("style") or ""
+            alignment = style.split(":", 1)[1] if style.startswith("text-align:") else ""
+        elif kind == "inline":
+            rows[-1].append(TableCell(alignment, render_inline(token.children or [])))
+    return head, body
 
 
 def _group_headings(tokens: list[Token]) -> list[Token]:

@@ -20,7 +20,7 @@ from .emoji import emoji_entities
 from .errors import MarkdownError
 from .highlight import FenceAttributeError, Highlighter, codeblock_context, fence_language
 from .highlight_options import OptionError
-from .hooks import RenderHooks, hook_attributes, split_alert, text_content
+from .hooks import RenderHooks, hook_attributes, split_alert, table_rows, text_content
 from .library_internals import Token, escapeHtml
 from .rawhtml import OMITTED, html_block_has_closure, is_comment
 from .settings import Settings
@@ -79,6 +79,7 @@ class RenderRules:
             "passthrough_block",
             "hooked_heading",
             "hooked_blockquote",
+            "hooked_table",
         ]
     )
 
@@ -149,12 +150,29 @@ class RenderRules:
     def r_s_close(self, r, tokens, idx, env):
         return "</del>"
 
-    # passthrough: written as it is
+    # passthrough: written as it is, or by its hook
     def r_passthrough_inline(self, r, tokens, idx, env):
-        return tokens[idx].content
+        return self._passthrough(tokens[idx], "inline", env)
 
     def r_passthrough_block(self, r, tokens, idx, env):
-        return tokens[idx].content
+        return self._passthrough(tokens[idx], "block", env)
+
+    @staticmethod
+    def _passthrough(token: Token, type_: str, env: dict) -> str:
+        hooks: RenderHooks | None = env.get("_hooks")
+        kind = hooks.passthrough_kind(type_) if hooks is not None else None
+        if kind is None:
+            return token.content
+        opening, closing = token.meta["open"], token.meta["close"]
+        context = {
+            "type": type_,
+            "inner": token.content[len(opening) : len(token.content) - len(closing)],
+            # Blocks and inline ones are numbered together; those written raw are not.
+            "ordinal": env.setdefault("_passthroughs", -1) + 1,
+            "attributes": hook_attributes(token.meta.get("block_attrs", [])),
+        }
+        env["_passthroughs"] = context["ordinal"]
+        return hooks.call(kind, context)
 
     # links and images
     def r_link_open(self, r, tokens, idx, env):
@@ -303,7 +321,21 @@ class RenderRules:
         except OptionError as e:
             raise MarkdownError(line + 1, _info_column(env, line, info) + 1, str(e)) from None
 
-    # tables, laid out like Hugo's embedded table template
+    # tables, laid out like Hugo's embedded table template, or by the site's hook
+    def r_hooked_table(self, r, tokens, idx, env):
+        token = tokens[idx]
+        head, body = table_rows(
+            token.children or [], lambda children: r.renderInline(children, self._options, env)
+        )
+        context = {
+            "thead": head,
+            "tbody": body,
+            "ordinal": env.setdefault("_tables", -1) + 1,
+            "attributes": hook_attributes(token.meta.get("block_attrs", [])),
+        }
+        env["_tables"] = context["ordinal"]
+        return env["_hooks"].call("table", context)
+
     def r_table_open(self, r, tokens, idx, env):
         attrs = sorted((k, v) for k, v in tokens[idx].attrs.items() if v)
         return f"<table{_html_attrs(attrs)}>\n"
