@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .chars import is_go_space, is_punct_or_symbol
+from .inline import mark_pairs
 from .library_internals import Delimiter, StateInline, Token
 
 
@@ -115,41 +116,18 @@ def tags_post(chars: frozenset[str]):
     markers = frozenset(ord(c) for c in chars)
 
     def post(state: StateInline) -> None:
-        _pairs(state, state.delimiters, markers)
-        for meta in state.tokens_meta:
-            if meta and "delimiters" in meta:
-                _pairs(state, meta["delimiters"], markers)
+        def mark(opener: Delimiter):
+            if opener.marker not in markers:
+                return None
+            meta = state.tokens[opener.token].meta
+            if not meta or "tag" not in meta:
+                return None
+            tag = meta["tag"]
+            return lambda token, nesting: _set_tag(token, tag, nesting)
+
+        mark_pairs(state, mark)
 
     return post
-
-
-def _pairs(state: StateInline, delimiters: list[Delimiter], markers: frozenset[int]) -> None:
-    i = len(delimiters) - 1
-    while i >= 0:
-        opener = delimiters[i]
-        if opener.marker not in markers or opener.end == -1:
-            i -= 1
-            continue
-        closer = delimiters[opener.end]
-        opening = state.tokens[opener.token]
-        if not opening.meta or "tag" not in opening.meta:
-            i -= 1
-            continue
-        tag = opening.meta["tag"]
-        double = (
-            i > 0
-            and delimiters[i - 1].end == opener.end + 1
-            and delimiters[i - 1].marker == opener.marker
-            and delimiters[i - 1].token == opener.token - 1
-            and delimiters[opener.end + 1].token == closer.token + 1
-        )
-        _set_tag(opening, tag, 1)
-        _set_tag(state.tokens[closer.token], tag, -1)
-        if double:
-            state.tokens[delimiters[i - 1].token].content = ""
-            state.tokens[delimiters[opener.end + 1].token].content = ""
-            i -= 1
-        i -= 1
 
 
 def _set_tag(token: Token, tag: str, nesting: int) -> None:

@@ -143,25 +143,6 @@ def _group_headings(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def _group_blockquotes(tokens: list[Token]) -> list[Token]:
-    out: list[Token] = []
-    stack: list[tuple[Token, list[Token]]] = []
-    for token in tokens:
-        if token.type == "blockquote_open":
-            stack.append((token, out))
-            out = []
-        elif token.type == "blockquote_close" and stack:
-            opening, parent = stack.pop()
-            hooked = Token("hooked_blockquote", "blockquote", 0, map=opening.map, block=True)
-            hooked.meta = opening.meta
-            hooked.children = out
-            parent.append(hooked)
-            out = parent
-        else:
-            out.append(token)
-    return out
-
-
 @dataclass
 class Alert:
     """A GitHub alert (``> [!NOTE]``): its type in lower case, its sign (``+``, ``-`` or
@@ -196,18 +177,37 @@ def split_alert(blocks: list[Token]) -> Alert | None:
     return Alert(m.group(1).lower(), m.group(2), title, body)
 
 
+def _group_blockquotes(tokens: list[Token]) -> list[Token]:
+    def hooked(opening: Token) -> Token:
+        token = Token("hooked_blockquote", "blockquote", 0, map=opening.map, block=True)
+        token.meta = opening.meta
+        return token
+
+    return _group_pairs(tokens, "blockquote", hooked)
+
+
 def _group_links(children: list[Token]) -> list[Token]:
+    return _group_pairs(
+        children,
+        "link",
+        lambda opening: Token("hooked_link", "a", 0, attrs=opening.attrs, meta=opening.meta),
+    )
+
+
+def _group_pairs(tokens: list[Token], kind: str, make: Callable[[Token], Token]) -> list[Token]:
+    """Each run from a ``KIND_open`` to its ``KIND_close`` (nested ones too) as one token,
+    ``make(opening)``, whose children are the tokens between."""
     out: list[Token] = []
     stack: list[tuple[Token, list[Token]]] = []
-    for token in children:
-        if token.type == "link_open":
+    for token in tokens:
+        if token.type == f"{kind}_open":
             stack.append((token, out))
             out = []
-        elif token.type == "link_close" and stack:
+        elif token.type == f"{kind}_close" and stack:
             opening, parent = stack.pop()
-            hooked = Token("hooked_link", "a", 0, attrs=opening.attrs, meta=opening.meta)
-            hooked.children = out
-            parent.append(hooked)
+            grouped = make(opening)
+            grouped.children = out
+            parent.append(grouped)
             out = parent
         else:
             out.append(token)

@@ -10,6 +10,7 @@ checkbox is only read at the start of a list item's first paragraph.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .chars import ASCII_PUNCT
 from .library_internals import Delimiter, StateInline, Token
@@ -127,23 +128,36 @@ def strikethrough_tokenize(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _strikethrough_pairs(state: StateInline, delimiters: list[Delimiter]) -> None:
+def mark_pairs(
+    state: StateInline, mark: Callable[[Delimiter], Callable[[Token, int], None] | None]
+) -> None:
+    """Turn the delimiter runs markdown-it has paired into tags: ``mark(opener)`` says how
+    to mark the opening (nesting 1) and closing (-1) tokens of a pair, or None to leave it.
+    A doubled run (``~~x~~``) is one pair, its inner delimiters emptied."""
+    _mark_pairs(state, state.delimiters, mark)
+    for meta in state.tokens_meta:
+        if meta and "delimiters" in meta:
+            _mark_pairs(state, meta["delimiters"], mark)
+
+
+def _mark_pairs(state: StateInline, delimiters: list[Delimiter], mark) -> None:
     i = len(delimiters) - 1
     while i >= 0:
         opener = delimiters[i]
-        if opener.marker != 0x7E or opener.end == -1:
+        set_tag = mark(opener) if opener.end != -1 else None
+        if set_tag is None:
             i -= 1
             continue
         closer = delimiters[opener.end]
         double = (
             i > 0
             and delimiters[i - 1].end == opener.end + 1
-            and delimiters[i - 1].marker == 0x7E
+            and delimiters[i - 1].marker == opener.marker
             and delimiters[i - 1].token == opener.token - 1
             and delimiters[opener.end + 1].token == closer.token + 1
         )
-        _set_tag(state.tokens[opener.token], "s_open", 1)
-        _set_tag(state.tokens[closer.token], "s_close", -1)
+        set_tag(state.tokens[opener.token], 1)
+        set_tag(state.tokens[closer.token], -1)
         if double:
             state.tokens[delimiters[i - 1].token].content = ""
             state.tokens[delimiters[opener.end + 1].token].content = ""
@@ -151,15 +165,13 @@ def _strikethrough_pairs(state: StateInline, delimiters: list[Delimiter]) -> Non
         i -= 1
 
 
-def _set_tag(token: Token, kind: str, nesting: int) -> None:
+def _strike(token: Token, nesting: int) -> None:
+    kind = "s_open" if nesting == 1 else "s_close"
     token.type, token.tag, token.nesting, token.content = kind, "del", nesting, ""
 
 
 def strikethrough_post(state: StateInline) -> None:
-    _strikethrough_pairs(state, state.delimiters)
-    for meta in state.tokens_meta:
-        if meta and "delimiters" in meta:
-            _strikethrough_pairs(state, meta["delimiters"])
+    mark_pairs(state, lambda opener: _strike if opener.marker == 0x7E else None)
 
 
 # --- task list checkboxes -------------------------------------------------------------------
