@@ -369,3 +369,29 @@ def test_serve_indexes_the_site_then_each_edit_in_the_background(browser, site):
         server.stop()
     assert not server.errors, server.errors
     assert not (site / ".matome-cache" / "search").exists()  # the served index is its own
+
+
+def test_a_second_serve_starts_from_the_first_ones_site_and_index(site):
+    """The served index is serve's own (beside the pages): the next serve of the site
+    finds it as it was, so it renders and indexes nothing again."""
+    from test_serve import Serve, free_port
+
+    port = str(free_port())
+    first = Serve(site, "-p", port)
+    try:
+        first.wait_for(
+            lambda: any(line.startswith("Search index:") for line in first.lines),
+            60,
+            "the background index",
+        )
+    finally:
+        first.stop()
+    second = Serve(site, "-p", port)
+    try:
+        assert second.get("/pagefind/matome-search.json")[0] == 200
+        time.sleep(2)  # time enough for a background index to start and print
+    finally:
+        second.stop()
+    output = "\n".join(second.lines)
+    assert re.search(r"Rendered +│ +0$", output, re.M), output
+    assert "Search index:" not in output, output

@@ -204,9 +204,15 @@ def _digest(path: str, stamp: tuple[int, int] | None) -> bytes | None:
     return digest if (stat.st_size, stat.st_mtime_ns) == stamp else MOVING
 
 
-def files_unchanged(destination: Path, files: dict[str, tuple[int, int]], only: bool) -> bool:
+def files_unchanged(
+    destination: Path,
+    files: dict[str, tuple[int, int]],
+    only: bool,
+    outside: frozenset[str] = frozenset(),
+) -> bool:
     """Whether each of ``files`` is in ``destination`` with its size and modification
-    time; with ``only``, and no other file is there (one walk does both)."""
+    time; with ``only``, and no other file is there but in the top-level folders
+    ``outside`` (one walk does both)."""
     if not only:
         base = f"{destination}{os.sep}"
         for path, stamp in files.items():
@@ -224,7 +230,8 @@ def files_unchanged(destination: Path, files: dict[str, tuple[int, int]], only: 
         with os.scandir(folder) as entries:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
-                    folders.append((entry.path, f"{prefix}{entry.name}/"))
+                    if prefix or entry.name not in outside:
+                        folders.append((entry.path, f"{prefix}{entry.name}/"))
                     continue
                 stamp = files.get(prefix + entry.name)
                 if stamp is None:

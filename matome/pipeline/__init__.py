@@ -104,6 +104,9 @@ class Options:
     search: bool = True  # make the search index when the site asks for it
     remove_unplanned: bool = False  # delete the files of the last run no longer made
     strict: bool = False  # a name a template reads that does not exist is an error
+    # Top-level folders of the destination that another writer keeps (``matome serve``'s
+    # background search index): a run neither checks nor cleans them.
+    outside: frozenset[str] = frozenset()
 
 
 def run(
@@ -184,7 +187,7 @@ def _run(
     config = load_config(source, flags)
     now = datetime.now(UTC)
     changes = detect_changes(source, config, store, now, options.read_cache, children, options.seen)
-    if nothing_changed(changes, store, options.clean):
+    if nothing_changed(changes, store, options.clean, options.outside):
         return _as_last_time(changes.last, started)
     store.forget_last_build()
     templates = buildcache.template_digests(template_dirs(source))
@@ -290,12 +293,12 @@ def _write_and_publish(
     try:
         done = _write_files(run, outputs, thumbnails, encoding, early_jobs, waiting)
         if run.options.clean and not sparse:
-            run.report.cleaned = clean_stale(staging, done.written)
+            run.report.cleaned = clean_stale(staging, done.written, run.options.outside)
         index = _index_search(run, staging, done) if _searches(run) else None
         if sparse:
             move_in(staging, destination)
             if run.options.clean:
-                run.report.cleaned = clean_stale(destination, done.written)
+                run.report.cleaned = clean_stale(destination, done.written, run.options.outside)
         else:
             swap_in(staging, destination)
         if index is not None:

@@ -119,7 +119,9 @@ def restamped(
     return fresh
 
 
-def nothing_changed(changes: Changes, store: DiskStore, clean: bool) -> bool:
+def nothing_changed(
+    changes: Changes, store: DiskStore, clean: bool, outside: frozenset[str] = frozenset()
+) -> bool:
     """Whether the last run stands: same inputs, same day, no page due, files as published."""
     last = changes.last
     if last is None or last.unfinished or last.digests != changes.digests:
@@ -133,4 +135,4 @@ def nothing_changed(changes: Changes, store: DiskStore, clean: bool) -> bool:
     if not store.check_published:
         return True
     # With ``clean``, files the last run did not write are there to be removed.
-    return buildcache.files_unchanged(changes.destination, last.files, only=clean)
+    return buildcache.files_unchanged(changes.destination, last.files, clean, outside)

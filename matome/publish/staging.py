@@ -49,11 +49,14 @@ def _link_or_copy(src: str, dst: str) -> None:
         shutil.copy2(src, dst)
 
 
-def clean_stale(staging: Path, written: set[str]) -> int:
-    """``--cleanDestinationDir``: remove what the new build did not write."""
+def clean_stale(staging: Path, written: set[str], outside: frozenset[str] = frozenset()) -> int:
+    """``--cleanDestinationDir``: remove what the new build did not write (but what is in
+    the top-level folders ``outside``, which another writer keeps)."""
     removed = 0
     for path in sorted(staging.rglob("*"), reverse=True):
         rel = path.relative_to(staging).as_posix()
+        if rel.split("/", 1)[0] in outside:
+            continue
         if path.is_file() or path.is_symlink():
             if rel not in written:
                 path.unlink()

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import BuildFailed, SourceError
 
+OUTPUT_DIR = "pagefind"  # the index's folder in the site
+
 if TYPE_CHECKING:
     from ..incremental.buildcache import ContentEntry
     from .bundles import SearchPage, SearchUpdate

@@ -32,11 +32,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import tokens
+from . import OUTPUT_DIR, tokens
 from .service import PagefindError, PagefindService
 from .state import Bundle, SearchState, fingerprint, load_state, save_state, text_digest
 
-OUTPUT_DIR = "pagefind"
 MANIFEST = "matome-search.json"
 BUNDLE_PAGES = 640
 RECENT_PAGES = 16

@@ -38,13 +38,14 @@ from ..pipeline.state import MemoryStore
 from ..progress import Progress
 from ..render.environment import theme_dir
 from ..render.plan import Output
-from ..search import article_pages, search_enabled
+from ..search import OUTPUT_DIR, article_pages, search_enabled
 
 # More template renders than this in one run: render what the browser shows now, the
 # rest when it is asked for (Hugo's fast render mode).
 RENDER_AT_ONCE = 8
 TEMPLATE_KINDS = ("page", "pager", "sitemap", "robots", "404")
 VISITED = 64  # pages a browser asked for lately: rendered at once after a change
+SEARCH_FOLDERS = frozenset({OUTPUT_DIR})  # the background search index's, in the served folder
 
 
 @dataclass
@@ -276,7 +277,8 @@ class LiveSite:
             clean=self.store.last is None,  # a folder an earlier serve left
             seen=changed if had_state else None,
             preview=self if self.store.context is not None else None,  # the first run: all
-            search=False,
+            search=False,  # made in the background after the run (``_index_search``)
+            outside=SEARCH_FOLDERS,
             remove_unplanned=True,
         )
         try:

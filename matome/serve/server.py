@@ -404,6 +404,9 @@ def serve(args: argparse.Namespace, flags: Flags) -> int:
     )
     serving = False
     signal.signal(signal.SIGTERM, _interrupt)
+    # Ctrl-C stops serve even when it was started from a script's background job, which
+    # starts it with SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         watcher.start()
         print("Start building sites …", flush=True)
