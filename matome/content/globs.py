@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 
+@functools.lru_cache(maxsize=1024)  # a site has few patterns, matched against every page
 def glob_regex(pattern: str) -> re.Pattern:
     """Hugo's resource globs: ``*`` stays inside a folder, ``**`` crosses them, ``{a,b}``."""
     out, i = [], 0
