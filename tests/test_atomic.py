@@ -39,6 +39,9 @@ def start_build(site: Path) -> subprocess.Popen:
         [sys.executable, "-m", "matome", "build", "-s", str(site), "--jobs", "2"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        # As from a terminal: a test run started in a script's background job would pass
+        # SIGINT on ignored, and the build would never see the Ctrl-C this test sends.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
