@@ -347,6 +347,7 @@ def test_the_search_box_splits_queries_with_the_same_character_classes():
 
 
 def test_serve_indexes_the_site_then_each_edit_in_the_background(browser, site):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from test_serve import Serve, free_port
 
     server = Serve(site, "-p", str(free_port()))
@@ -355,7 +356,10 @@ def test_serve_indexes_the_site_then_each_edit_in_the_background(browser, site):
 
         def found(query: str, expected: list[str]) -> None:
             for _ in range(120):  # the index is made after the site is served
-                links = search_at(browser, url, query, may_be_unindexed=True)
+                try:
+                    links = search_at(browser, url, query, may_be_unindexed=True)
+                except PlaywrightTimeout:  # serve reloaded the page (a rebuild) mid-search
+                    links = None
                 if links == expected:
                     return
                 time.sleep(0.5)
