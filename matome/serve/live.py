@@ -150,6 +150,7 @@ class LiveSite:
         self._settled = True  # see settle()
         self._changed_at = 0.0
         self.search = None  # the search index (search.live.LiveSearch), if the site has one
+        self.running = False  # a run is on (in the watcher's thread, holding ``lock``)
 
     @property
     def site(self) -> Site | None:
@@ -199,8 +200,10 @@ class LiveSite:
                 self.visited.popitem(last=False)
 
     def ensure(self, out_path: str) -> list[SourceError]:
-        """Render ``out_path`` now if a run left it for later (before it is served)."""
-        if out_path not in self.stale:
+        """Render ``out_path`` now if a run left it for later (before it is served). While
+        a run is on, wait for it: it publishes its files before it says which it left for
+        later, and a file asked for in between would be served as it was."""
+        if out_path not in self.stale and not self.running:
             return []
         with self.lock:
             if out_path not in self.stale:
@@ -269,6 +272,13 @@ class LiveSite:
 
     # --- runs ----------------------------------------------------------------------
     def _run(self, changed: set[Path] | None) -> Outcome:
+        self.running = True
+        try:
+            return self._run_pipeline(changed)
+        finally:
+            self.running = False
+
+    def _run_pipeline(self, changed: set[Path] | None) -> Outcome:
         started = time.perf_counter()
         had_state = self.store.last is not None
         self.seen = {str(p) for p in changed} if changed is not None else set()
