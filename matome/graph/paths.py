@@ -59,6 +59,19 @@ class RefIndex:
     home: Page | None
 
 
+# The last index made, with the page list it was made of: ``matome serve`` renders a body
+# again on the same site graph run after run, and its first ``ref`` would index it again.
+_last_index: tuple[list[Page], RefIndex] | None = None
+
+
+def refs_of(pages: list[Page]) -> RefIndex:
+    """``index_refs(pages)``, made again only for another list of pages."""
+    global _last_index
+    if _last_index is None or _last_index[0] is not pages:
+        _last_index = (pages, index_refs(pages))
+    return _last_index[1]
+
+
 def index_refs(pages: list[Page]) -> RefIndex:
     by_content_path: dict[str, Page] = {}
     by_file: dict[str, Page] = {}

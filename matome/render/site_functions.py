@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ..content.page import Page
 from ..formats import page_output_format
-from ..graph.paths import AmbiguousRef, RefIndex, index_refs, resolve_ref
+from ..graph.paths import AmbiguousRef, RefIndex, refs_of, resolve_ref
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
@@ -92,7 +92,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
             if own is None:
                 raise missing(f'no site found with lang "{lang}"')
         if own.lang not in refs:
-            refs[own.lang] = index_refs(own.pages)
+            refs[own.lang] = refs_of(own.pages)
         try:
             found = resolve_ref(refs[own.lang], page, target)
         except AmbiguousRef as e:

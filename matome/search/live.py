@@ -9,6 +9,7 @@ import shutil
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from .bundles import SearchPage, update_index
@@ -23,11 +24,12 @@ class LiveSearch:
         self.root = root
         self.state = state  # the index's state, kept with serve's own between sessions
         self.workers = workers
-        self.wanted: list[SearchPage] | None = None
+        self.wanted: Callable[[], list[SearchPage]] | None = None
         self.busy = False
         self.lock = threading.Lock()
 
-    def refresh(self, pages: list[SearchPage]) -> None:
+    def refresh(self, pages: Callable[[], list[SearchPage]]) -> None:
+        """Index the articles ``pages()`` lists (called in the index's own thread)."""
         with self.lock:
             self.wanted = pages
             if not self.busy:
@@ -45,7 +47,8 @@ class LiveSearch:
             try:
                 # Beside the served folder: its files are moved in, not copied.
                 staging = Path(tempfile.mkdtemp(prefix="search-", dir=self.root.parent))
-                update = update_index(pages, staging, self.root, self.state, self.workers)
+                listed = pages()
+                update = update_index(listed, staging, self.root, self.state, self.workers)
                 _move_into(staging, self.root)
                 update.publish(self.root)
                 if update.indexed:  # the author knows when search finds what they wrote
@@ -53,6 +56,9 @@ class LiveSearch:
             # (OSError: the served folder is gone, serve is stopping, or the disk is full.)
             except (PagefindError, OSError) as e:
                 print(f"params.enableSearch:0:0: error: {e}", file=sys.stderr, flush=True)
+            except Exception as e:  # the next run's refresh tries again; this thread goes on
+                message = f"the search index was not made: {type(e).__name__}: {e}"
+                print(f"params.enableSearch:0:0: error: {message}", file=sys.stderr, flush=True)
             finally:
                 if staging is not None:
                     shutil.rmtree(staging, ignore_errors=True)

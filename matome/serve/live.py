@@ -321,7 +321,9 @@ class LiveSite:
 
             self.search = LiveSearch(self.root, self.store.folder / "search", self.workers)
         entries = self.store.index.content if self.store.index is not None else {}
-        self.search.refresh(article_pages(run_context.site, entries, self.store.folder))
+        site, folder = run_context.site, self.store.folder
+        # The articles are listed in the index's thread: the reload need not wait for it.
+        self.search.refresh(lambda: article_pages(site, entries, folder))
 
     def _outcome(self, report: BuildReport, had_state: bool) -> Outcome:
         checked = report.stages.keys() == {"check"}
