@@ -409,19 +409,24 @@ def test_templates_are_looked_up_in_hugos_order(tmp_path, case):
         for html in ("list.html", "single.html"):
             (site / folder / "_default" / html).parent.mkdir(parents=True, exist_ok=True)
             (site / folder / "_default" / html).write_text("html")
-        used = []
-        for _ in names:
-            out = tmp_path / tool / "out"
-            shutil.rmtree(out, ignore_errors=True)
-            done = build(tool, site, out)
-            assert done.returncode == 0, done.stdout + done.stderr
-            if not (out / target).is_file():
-                break
-            used.append((out / target).read_text())
-            (site / folder / used[-1]).unlink()
-        orders[tool] = used
+        orders[tool] = _templates_used(tool, site, folder, tmp_path / tool / "out", target, names)
     assert orders["hugo"] == names  # the fixture's order is Hugo's
     assert orders["matome"] == orders["hugo"]
+
+
+def _templates_used(tool: str, site, folder: str, out, target: str, names: list) -> list[str]:
+    """The templates ``tool`` renders ``target`` with, in turn: each of ``names`` prints its
+    own name, and the one used is removed before the next build, until none is left."""
+    used: list[str] = []
+    for _ in names:
+        shutil.rmtree(out, ignore_errors=True)
+        done = build(tool, site, out)
+        assert done.returncode == 0, done.stdout + done.stderr
+        if not (out / target).is_file():
+            return used
+        used.append((out / target).read_text())
+        (site / folder / used[-1]).unlink()
+    return used
 
 
 # A front matter layout, the page it is set on, and templates in the order Hugo takes them.
@@ -462,17 +467,7 @@ def test_a_front_matter_layout_is_looked_up_in_hugos_order(tmp_path, case):
         for name in names:
             (site / folder / name).parent.mkdir(parents=True, exist_ok=True)
             (site / folder / name).write_text(name)
-        used = []
-        for _ in names:
-            out = tmp_path / tool / "out"
-            shutil.rmtree(out, ignore_errors=True)
-            done = build(tool, site, out)
-            assert done.returncode == 0, done.stdout + done.stderr
-            if not (out / target).is_file():
-                break
-            used.append((out / target).read_text())
-            (site / folder / used[-1]).unlink()
-        orders[tool] = used
+        orders[tool] = _templates_used(tool, site, folder, tmp_path / tool / "out", target, names)
     assert orders["hugo"] == names  # the fixture's order is Hugo's
     assert orders["matome"] == orders["hugo"]
 

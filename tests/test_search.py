@@ -24,9 +24,9 @@ from matome.errors import BuildFailed
 from matome.search import bundles, tokens
 
 try:  # tests/ as a package or as a plain directory on sys.path
-    from tests.theme_site import REPO, StaticServer, launch_chromium
+    from tests.theme_site import REPO, StaticServer
 except ImportError:
-    from theme_site import REPO, StaticServer, launch_chromium
+    from theme_site import REPO, StaticServer
 
 CONFIG = """baseURL = "https://example.org/"
 title = "検索のテスト"
@@ -79,16 +79,6 @@ def published(out: Path) -> dict[str, tuple[bytes, int]]:
 
 def manifest(out: Path) -> dict:
     return json.loads((out / "pagefind" / "matome-search.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
 
 
 def search(browser, out: Path, query: str) -> list[str]:

@@ -19,7 +19,6 @@ try:  # tests/ as a package or as a plain directory on sys.path
         demo_public,
         generated,
         generated_article_path,
-        launch_chromium,
         matome_build,
     )
 except ImportError:
@@ -32,7 +31,6 @@ except ImportError:
         demo_public,
         generated,
         generated_article_path,
-        launch_chromium,
         matome_build,
     )
 
@@ -51,16 +49,6 @@ DEMO_PAGES = [
     "/months/2025/11/",
     "/404.html",
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,6 @@ try:  # tests/ as a package or as a plain directory on sys.path
         demo_public,
         generated,
         java,
-        launch_chromium,
         require,
     )
 except ImportError:
@@ -35,7 +34,6 @@ except ImportError:
         demo_public,
         generated,
         java,
-        launch_chromium,
         require,
     )
 
@@ -187,16 +185,6 @@ def test_the_main_menu_marks_where_each_page_is(generated):
             seen[wanted] = seen.get(wanted, 0) + 1
     assert seen.get(' aria-current="page"', 0) >= 3, seen
     assert seen.get(' class="is-within"', 0) > 200, seen
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
