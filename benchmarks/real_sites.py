@@ -730,7 +730,7 @@ def results_table(results: list[SiteResult]) -> str:
         share = 100 * r.pages_equal / r.pages_compared if r.pages_compared else 0
         rows.append(
             f"| {r.name} | {r.content_files} | {r.equal} | {len(r.missing)} | {len(r.extra)}"
-            f" | {r.pages_equal}/{r.pages_compared} ({share:.0f} %) | {len(r.excluded)} |"
+            f" | {r.pages_equal}/{r.pages_compared} ({share:.1f} %) | {len(r.excluded)} |"
         )
     return "\n".join(rows)
 
