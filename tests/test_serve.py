@@ -480,6 +480,15 @@ class EventStream:
 
 
 # --- incremental rebuilds equal full builds ---------------------------------------------
+def full_build(site: Path, flags: Flags, tmp_path: Path) -> dict[str, bytes]:
+    """What a first serve of ``site`` writes, into a new folder: the files a change must
+    leave the served folder equal to."""
+    out = Path(tempfile.mkdtemp(dir=tmp_path)) / "site"
+    out.mkdir()
+    assert LiveSite(site, flags, out, workers=1).full().ok
+    return tree(out)
+
+
 def tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
@@ -554,10 +563,7 @@ def test_incremental_rebuilds_write_what_a_full_build_writes(tmp_path):
     flags = Flags(base_url="http://127.0.0.1:1313/", environment="development")
 
     def fresh() -> dict[str, bytes]:
-        root = Path(tempfile.mkdtemp(dir=tmp_path)) / "site"
-        root.mkdir()
-        assert LiveSite(site, flags, root, workers=1).full().ok
-        return tree(root)
+        return full_build(site, flags, tmp_path)
 
     root = tmp_path / "served" / "site"
     root.mkdir(parents=True)
@@ -642,10 +648,7 @@ def test_a_feed_template_that_begins_or_ceases_to_paginate_changes_the_files_ser
     flags = Flags(base_url="http://127.0.0.1:1313/", environment="development")
 
     def fresh() -> dict[str, bytes]:
-        out = Path(tempfile.mkdtemp(dir=tmp_path)) / "site"
-        out.mkdir()
-        assert LiveSite(site, flags, out, workers=1).full().ok
-        return tree(out)
+        return full_build(site, flags, tmp_path)
 
     root = tmp_path / "served" / "site"
     root.mkdir(parents=True)
@@ -670,10 +673,7 @@ def test_related_lists_follow_a_date_change(tmp_path):
     flags = Flags(base_url="http://127.0.0.1:1313/", environment="development")
 
     def fresh() -> dict[str, bytes]:
-        out = Path(tempfile.mkdtemp(dir=tmp_path)) / "site"
-        out.mkdir()
-        assert LiveSite(site, flags, out, workers=1).full().ok
-        return tree(out)
+        return full_build(site, flags, tmp_path)
 
     root = tmp_path / "served" / "site"
     root.mkdir(parents=True)
@@ -746,10 +746,7 @@ def test_a_title_edit_is_put_into_the_kept_graph_and_reorders_pages_of_its_date(
     flags = Flags(base_url="http://127.0.0.1:1313/", environment="development")
 
     def fresh() -> dict[str, bytes]:
-        out = Path(tempfile.mkdtemp(dir=tmp_path)) / "site"
-        out.mkdir()
-        assert LiveSite(site, flags, out, workers=1).full().ok
-        return tree(out)
+        return full_build(site, flags, tmp_path)
 
     # Each article has an image of its own: a card must keep its image when the article
     # changes places with another.

@@ -156,6 +156,7 @@ class _Run:
     graph: Graph | None = None
     report: BuildReport | None = None
     run_context: context.RunContext | None = None
+    edited: set[str] | None = None  # on a kept graph, the keys of the pages whose file changed
     graph_warnings: list[SourceError] | None = None  # those a run on the same graph gives
     fresh: BuildCache | None = None  # this run's index, filled as files are rendered
     view: GraphView | None = None
@@ -228,6 +229,7 @@ def _load(run: _Run) -> None:
     )
     run.fresh = BuildCache(run.changes.fingerprint, run.templates, graph.build_id)
     run.view = GraphView(graph.site)
+    run.edited = {page_key(p) for p, _ in graph.edits} if graph.kept else None
     by_file = run.view.by_file
     run.report.changed_pages = [
         by_file[f].rel_permalink for f in sorted(run.changes.files) if f in by_file
@@ -239,11 +241,10 @@ def _render_bodies(run: _Run) -> tuple[list[Page], list[SourceError]]:
     """Every page's body (``bodies.py``); returns those left for later, and the errors."""
     graph, report = run.graph, run.report
     context.CURRENT = run.run_context
-    edited = {page_key(p) for p, _ in graph.edits} if graph.kept else None
     may_wait = run.options.preview.bodies_can_wait if run.options.preview else None
     rendered, waiting, errors = render_bodies(
         graph.site, run.view, run.cache, run.changed, run.fresh, run.workers, run.progress,
-        edited, may_wait, report.warnings,
+        run.edited, may_wait, report.warnings,
     )  # fmt: skip
     report.rendered_content = rendered
     report.cached_content = len(run.fresh.content) - rendered
@@ -336,8 +337,7 @@ def _write_files(
     for item in outputs:
         (later if item.kind == "copy" and item.out_path in thumbs else now).append(item)
     if run.options.preview is not None:
-        edited = {page_key(p) for p, _ in graph.edits} if snap else None
-        now, deferred = _defer(run.options.preview, now, kept, site, edited, cache, waiting)
+        now, deferred = _defer(run.options.preview, now, kept, site, run.edited, cache, waiting)
         report.deferred = [item.out_path for item in deferred]
     numbers = ReadNumbers(fresh, cache, current, run.view, ids)
     written, files, errors = write_outputs(
