@@ -295,7 +295,8 @@ def _write_and_publish(
         done = _write_files(run, outputs, thumbnails, encoding, early_jobs, waiting)
         if run.options.clean and not sparse:
             run.report.cleaned = clean_stale(staging, done.written, run.options.outside)
-        index = _index_search(run, staging, done) if _searches(run) else None
+        searches = run.options.search and search_enabled(run.config.params)
+        index = _index_search(run, staging, done) if searches else None
         if sparse:
             move_in(staging, destination)
             if run.options.clean:
@@ -406,10 +407,6 @@ def _keep_graph(run: _Run, outputs, encoding, early, early_jobs, numbers) -> Sna
         if again is not None:
             again.result()
     return kept_graph
-
-
-def _searches(run: _Run) -> bool:
-    return run.options.search and search_enabled(run.config.params)
 
 
 def _index_search(run: _Run, staging: Path, done: _Files):
