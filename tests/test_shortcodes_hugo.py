@@ -435,11 +435,6 @@ DISABLED_CASES: dict[str, str] = {
 
 # Cases where matome differs from Hugo on purpose: {case: reason}.
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "details_back_to_back": (
-        "calls on consecutive lines form one paragraph: Hugo wraps their block output in "
-        "<p>...</p> (invalid HTML: <p><details>); matome drops that <p>. Real articles end one "
-        "details block and open the next on the following line"
-    ),
     "instagram_post": (
         "Hugo prints Instagram's embed code with a placeholder drawing (divs, an SVG) inside the "
         "blockquote; matome prints the blockquote with a link to the post, which Instagram's "

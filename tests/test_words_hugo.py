@@ -232,6 +232,7 @@ def test_plain_text_around_block_shortcodes_matches_hugo(tmp_path):
         "at_the_end": "前の文。\n\n{{< block >}}\n",
         "in_a_row": "{{< block >}}\n\n\n{{< block >}}\n\n- 項目\n",
         "inline": "前の文\n{{< block >}}\n後の文。\n",
+        "consecutive_lines": "前の文。\n\n{{< block >}}\n{{< block >}}\n",
     }
     root = tmp_path / "site"
     _site(root, "", bodies)

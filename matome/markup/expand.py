@@ -30,13 +30,12 @@ from .summary_divider import cut_at_divider, mark_divider
 _PLACEHOLDER_RUN = re.compile(
     r"(?:\A|(?<=\n\n))HAHAMATOMESC\d+HBHB(?:[ \t]*\n(?:[ \t]*\n)+HAHAMATOMESC\d+HBHB)+[ \t]*(?=\n[ \t]*\n|\n?\Z)"
 )
-# A paragraph of placeholders on consecutive lines (group 1), or one placeholder (group 2)
-# with the <p> before it and the </p> after it when they are there.
+# A placeholder with the <p> before it and the </p> after it when they are there. Calls
+# on consecutive lines share one paragraph, whose <p> and </p> stay around their outputs as
+# Hugo writes them (browsers close that <p> before block output, so the page looks as
+# Hugo's does, and its text keeps the paragraph's line break).
 # The line break after a paragraph's </p> stays, as Hugo keeps it after a block's output.
-_PUT_BACK = re.compile(
-    r"<p>((?:HAHAMATOMESC[\dx]+HBHB[ \t]*\n)+HAHAMATOMESC[\dx]+HBHB)</p>"
-    r"|(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>)?"
-)
+_PUT_BACK = re.compile(r"(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>)?")
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
 
@@ -327,22 +326,12 @@ def _put_back_into(parts: list[str], html: str, outputs: list[str]) -> None:
     for m in _PUT_BACK.finditer(html):
         parts.append(html[pos : m.start()])
         pos = m.end()
-        lines = m.group(1)
-        if lines is not None:
-            # A paragraph of several calls on consecutive lines: Hugo keeps the <p> around
-            # them, which is invalid HTML around block output (<p><details>); matome drops
-            # it, each line's outputs as if they were a paragraph of their own.
-            for i, token in enumerate(lines.split()):
-                if i:
-                    parts.append("\n")
-                _outputs_into(parts, token[12:-4], outputs)
-            continue
         text = m.group(0)
         # Only a placeholder that is its paragraph's whole content loses the <p> wrapper.
         whole = text.startswith("<p>") and text.endswith("</p>")
         if not whole and text.startswith("<p>"):
             parts.append("<p>")
-        _outputs_into(parts, m.group(2), outputs)
+        _outputs_into(parts, m.group(1), outputs)
         if not whole:
             parts.append(text[text.index("HBHB") + 4 :])
     parts.append(html[pos:])
