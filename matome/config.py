@@ -20,6 +20,7 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -296,21 +297,13 @@ class Language:
     # The URL path before this language's pages: "" at the root, "/fr" in its subdir.
     prefix: str = ""
 
-    # --- template API (Hugo's names) -------------------------------------------------
-    @property
-    def lang(self) -> str:
-        return self.code
-
-    @property
-    def label(self) -> str:
-        return self.language_name
-
-    @property
-    def locale(self) -> str:
-        return self.language_code
-
     def __str__(self) -> str:
         return self.code
+
+    # --- template API (Hugo's names) -------------------------------------------------
+    lang = property(attrgetter("code"))
+    label = property(attrgetter("language_name"))
+    locale = property(attrgetter("language_code"))
 
 
 @dataclass(frozen=True)

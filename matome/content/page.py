@@ -12,6 +12,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -169,21 +170,11 @@ class Term:
     count: int
     page: Page
 
-    @property
-    def permalink(self) -> str:
-        return self.page.permalink
-
-    @property
-    def rel_permalink(self) -> str:
-        return self.page.rel_permalink
-
-    @property
-    def title(self) -> str:
-        return self.page.title
-
-    @property
-    def pages(self) -> list[Page]:
-        return self.page.pages
+    # The term's page's fields, under the names templates use for both.
+    permalink = property(attrgetter("page.permalink"))
+    rel_permalink = property(attrgetter("page.rel_permalink"))
+    title = property(attrgetter("page.title"))
+    pages = property(attrgetter("page.pages"))
 
 
 class _Rendered:

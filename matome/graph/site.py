@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from ..config import Language, SiteConfig
@@ -57,30 +58,17 @@ class Site:
     output_formats: dict[str, OutputFormat] = field(default_factory=dict)  # by name
 
     # --- template API --------------------------------------------------------
-    @property
-    def title(self) -> str:
-        return self.config.title
-
-    @property
-    def base_url(self) -> str:
-        return self.config.base_url
-
-    @property
-    def language_code(self) -> str:
-        return self.config.language.language_code
-
-    @property
-    def language(self) -> Language:
-        return self.config.language
+    title = property(attrgetter("config.title"))
+    base_url = property(attrgetter("config.base_url"))
+    language_code = property(attrgetter("config.language.language_code"))
+    language = property(attrgetter("config.language"))
 
     @property
     def languages(self) -> list[Language]:
         """Every language built, in Hugo's order (weight, then code)."""
         return [s.config.language for s in self.language_sites]
 
-    @property
-    def lang(self) -> str:
-        return self.config.language.code
+    lang = property(attrgetter("config.language.code"))
 
     @property
     def sites(self) -> list[Site]:
@@ -101,9 +89,7 @@ class Site:
         """When a page of this site last changed (the sitemap index's ``lastmod``)."""
         return max((p.lastmod for p in self.regular_pages), default=ZERO_DATE)
 
-    @property
-    def params(self) -> dict:
-        return self.config.params
+    params = property(attrgetter("config.params"))
 
     @property
     def copyright(self) -> str:

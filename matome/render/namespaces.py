@@ -157,14 +157,8 @@ class HugoInfo:
         self.version = HUGO_VERSION
         self.matome_version = __version__
         self.generator = Markup(f'<meta name="generator" content="matome {__version__}">')
-
-    @property
-    def is_production(self) -> bool:
-        return self.environment == "production"
-
-    @property
-    def is_development(self) -> bool:
-        return self.environment == "development"
+        self.is_production = environment == "production"
+        self.is_development = environment == "development"
 
 
 def install_site_namespaces(env: Any, site: Any) -> None:

@@ -30,7 +30,7 @@ import os
 import re
 from dataclasses import dataclass
 from itertools import compress
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -359,13 +359,8 @@ class AssetResource:
     def name(self) -> str:
         return self.site.make(self.recipe).name
 
-    @property
-    def title(self) -> str:
-        return self.name
-
-    @property
-    def key(self) -> str:
-        return self.name
+    title = property(attrgetter("name"))
+    key = property(attrgetter("name"))
 
     @property
     def params(self) -> dict:

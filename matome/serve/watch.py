@@ -9,6 +9,7 @@ rebuild. Reading a file (which the build itself does) is never a change.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+_INOTIFY_LOG = logging.getLogger("watchdog.observers.inotify")
 # Only these change what a build reads; opened/closed-without-write/attrib events
 # come from reading (the build's own reads included) or from touch/chmod.
 CHANGE_EVENTS = frozenset({"created", "modified", "deleted", "moved", "closed"})
@@ -129,8 +131,14 @@ class Watcher:
     def stop(self) -> None:
         self._stopped = True
         self._wake.set()
-        self._observer.stop()
-        self._observer.join(timeout=5)
+        # watchdog's inotify thread may still ask for events once its handle is closed, and
+        # logs that as an error to the terminal: nothing is lost, serve is stopping.
+        _INOTIFY_LOG.disabled = True
+        try:
+            self._observer.stop()
+            self._observer.join(timeout=5)
+        finally:
+            _INOTIFY_LOG.disabled = False
         self._thread.join(timeout=5)
 
     def _run(self) -> None:

@@ -144,15 +144,11 @@ def _read_string(src: str, pos: int) -> tuple[str, int] | None:
 
 def attribute_text(value: Any) -> str:
     """A typed attribute value as Go's ``cast.ToString`` writes it into HTML."""
-    if isinstance(value, str):
-        return value
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return str(value).lower()
     if isinstance(value, float):
         return go_float(value)
-    if isinstance(value, int):
-        return str(value)
-    return ""
+    return str(value) if isinstance(value, (str, int)) else ""
 
 
 def go_float(value: float) -> str:

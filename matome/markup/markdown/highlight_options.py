@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .attributes import go_float
+from .attributes import attribute_text, go_float
 
 
 class OptionError(ValueError):
@@ -96,14 +96,10 @@ def _weak(value: Any, kind: type) -> Any:
     if kind is float:
         return float(_weak(value, int)) if isinstance(value, str) else float(value)
     if kind is str:
-        if isinstance(value, bool):
+        if isinstance(value, bool):  # mapstructure's weak decoding, unlike cast.ToString
             return "1" if value else "0"
-        if isinstance(value, float):
-            return go_float(value)
-        if isinstance(value, int):
-            return str(value)
-        if isinstance(value, str):
-            return value
+        if isinstance(value, (str, int, float)):
+            return attribute_text(value)
         raise ValueError(f"expected type 'string', got {type(value).__name__}")
     if kind is bool:
         if isinstance(value, (bool, int, float)):

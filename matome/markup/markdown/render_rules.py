@@ -83,6 +83,23 @@ class RenderRules:
         ]
     )
 
+    # Tokens whose markup never varies.
+    _FIXED = {
+        "s_open": "<del>",
+        "s_close": "</del>",
+        "unwrapped_paragraph_close": "",
+        "table_close": "</table>\n",
+        "thead_open": "\t<thead>\n",
+        "tbody_open": "\t<tbody>\n",
+        "tbody_close": "\t</tbody>\n",
+        "tr_open": "\t\t\t<tr>\n",
+        "tr_close": "\t\t\t</tr>\n",
+        "th_close": "</th>\n",
+        "td_close": "</td>\n",
+        "footnote_block_close": "</ol>\n</div>\n",
+        "footnote_close": "</li>\n",
+    }
+
     def install(self, md: MarkdownIt) -> None:
         self._options = md.options  # for the text of hooked links, images and headings
         for name in dir(self):
@@ -91,6 +108,8 @@ class RenderRules:
                 if name[2:] in self._BLOCK_STARTS:
                     method = self._after_tight_paragraph(method)
                 md.add_render_rule(name[2:], lambda r, t, i, o, e, m=method: m(r, t, i, e))
+        for name, markup in self._FIXED.items():
+            md.add_render_rule(name, lambda r, t, i, o, e, markup=markup: markup)
 
     @staticmethod
     def _after_tight_paragraph(method):
@@ -143,12 +162,6 @@ class RenderRules:
         checked = 'checked="" ' if tokens[idx].meta["checked"] else ""
         end = " /> " if self.s.xhtml else "> "
         return f'<input {checked}disabled="" type="checkbox"{end}'
-
-    def r_s_open(self, r, tokens, idx, env):
-        return "<del>"
-
-    def r_s_close(self, r, tokens, idx, env):
-        return "</del>"
 
     # passthrough: written as it is, or by its hook
     def r_passthrough_inline(self, r, tokens, idx, env):
@@ -240,9 +253,6 @@ class RenderRules:
     # blocks
     def r_unwrapped_paragraph_open(self, r, tokens, idx, env):
         return ""  # an image written in place of its paragraph (images.py)
-
-    def r_unwrapped_paragraph_close(self, r, tokens, idx, env):
-        return ""
 
     def r_hooked_heading(self, r, tokens, idx, env):
         token = tokens[idx]
@@ -340,39 +350,15 @@ class RenderRules:
         attrs = sorted((k, v) for k, v in tokens[idx].attrs.items() if v)
         return f"<table{_html_attrs(attrs)}>\n"
 
-    def r_table_close(self, r, tokens, idx, env):
-        return "</table>\n"
-
-    def r_thead_open(self, r, tokens, idx, env):
-        return "\t<thead>\n"
-
     def r_thead_close(self, r, tokens, idx, env):
         has_body = idx + 1 < len(tokens) and tokens[idx + 1].type == "tbody_open"
         return "\t</thead>\n" + ("" if has_body else "\t<tbody>\n\t</tbody>\n")
-
-    def r_tbody_open(self, r, tokens, idx, env):
-        return "\t<tbody>\n"
-
-    def r_tbody_close(self, r, tokens, idx, env):
-        return "\t</tbody>\n"
-
-    def r_tr_open(self, r, tokens, idx, env):
-        return "\t\t\t<tr>\n"
-
-    def r_tr_close(self, r, tokens, idx, env):
-        return "\t\t\t</tr>\n"
 
     def r_th_open(self, r, tokens, idx, env):
         return "\t\t\t\t\t<th" + self._align(tokens[idx]) + ">"
 
     def r_td_open(self, r, tokens, idx, env):
         return "\t\t\t\t\t<td" + self._align(tokens[idx]) + ">"
-
-    def r_th_close(self, r, tokens, idx, env):
-        return "</th>\n"
-
-    def r_td_close(self, r, tokens, idx, env):
-        return "</td>\n"
 
     @staticmethod
     def _align(token: Token) -> str:
@@ -382,10 +368,14 @@ class RenderRules:
         return f' style="text-align: {style.split(":", 1)[1]}"'
 
     # footnotes, in Goldmark's markup
+    @staticmethod
+    def _footnote_ids(token: Token) -> tuple[int, str]:
+        """The note's number and the id of this reference to it (Goldmark's ``fnref2:1``)."""
+        n, sub = token.meta["id"] + 1, token.meta.get("subId", 0)
+        return n, f"fnref{sub if sub > 0 else ''}:{n}"
+
     def r_footnote_ref(self, r, tokens, idx, env):
-        meta = tokens[idx].meta
-        n, sub = meta["id"] + 1, meta.get("subId", 0)
-        ref = f"fnref{sub if sub > 0 else ''}:{n}"
+        n, ref = self._footnote_ids(tokens[idx])
         return (
             f'<sup id="{ref}"><a href="#fn:{n}" class="footnote-ref" role="doc-noteref">'
             f"{n}</a></sup>"
@@ -395,19 +385,11 @@ class RenderRules:
         hr = "<hr />" if self.s.xhtml else "<hr>"
         return f'<div class="footnotes" role="doc-endnotes">\n{hr}\n<ol>\n'
 
-    def r_footnote_block_close(self, r, tokens, idx, env):
-        return "</ol>\n</div>\n"
-
     def r_footnote_open(self, r, tokens, idx, env):
         return f'<li id="fn:{tokens[idx].meta["id"] + 1}">\n'
 
-    def r_footnote_close(self, r, tokens, idx, env):
-        return "</li>\n"
-
     def r_footnote_anchor(self, r, tokens, idx, env):
-        meta = tokens[idx].meta
-        n, sub = meta["id"] + 1, meta.get("subId", 0)
-        ref = f"fnref{sub if sub > 0 else ''}:{n}"
+        _, ref = self._footnote_ids(tokens[idx])
         return (
             f'&#160;<a href="#{ref}" class="footnote-backref" role="doc-backlink">'
             f"{self.s.footnote_backlink}</a>"
