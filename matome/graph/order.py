@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from itertools import chain
 
 from ..content.page import Page
 
@@ -46,23 +47,30 @@ def collation_key(text: str) -> tuple:
     katakana alike; then the accents (none first); then case and kana (lower case,
     hiragana first). Not the whole algorithm: scripts keep their code point order, and
     Japanese kanji are not in the reading order of a Japanese collation."""
+    weights = [_char_weights(char) for char in text]
+    return tuple(tuple(chain.from_iterable(w[level] for w in weights)) for level in range(3))
+
+
+@functools.cache
+def _char_weights(char: str) -> tuple[tuple, tuple, tuple]:
+    """One character's primary weights, accents and variants: a text's key is theirs in a
+    row, and a site's titles hold few distinct characters."""
     primary: list[tuple[int, int | str]] = []
     accents: list[tuple[str, ...]] = []
     variants: list[int] = []
-    for char in text:
-        decomposed = unicodedata.normalize("NFKD", char)
-        marks = tuple(c for c in decomposed if unicodedata.combining(c))
-        for base in [c for c in decomposed if not unicodedata.combining(c)] or [char]:
-            folded = base.casefold().translate(_KANA)
-            kind = unicodedata.category(base)[0]
-            wide = decomposed != char and not marks  # a width or compatibility form
-            for f in folded:
-                if kind == "L":
-                    primary.append((2, f))
-                elif kind == "N":
-                    primary.append((1, f))
-                else:
-                    primary.append((0, _PUNCTUATION_RANK.get(f, len(_PUNCTUATION) + ord(f))))
-                accents.append(marks)
-                variants.append(int(folded != base) + 2 * wide)
+    decomposed = unicodedata.normalize("NFKD", char)
+    marks = tuple(c for c in decomposed if unicodedata.combining(c))
+    for base in [c for c in decomposed if not unicodedata.combining(c)] or [char]:
+        folded = base.casefold().translate(_KANA)
+        kind = unicodedata.category(base)[0]
+        wide = decomposed != char and not marks  # a width or compatibility form
+        for f in folded:
+            if kind == "L":
+                primary.append((2, f))
+            elif kind == "N":
+                primary.append((1, f))
+            else:
+                primary.append((0, _PUNCTUATION_RANK.get(f, len(_PUNCTUATION) + ord(f))))
+            accents.append(marks)
+            variants.append(int(folded != base) + 2 * wide)
     return tuple(primary), tuple(accents), tuple(variants)
