@@ -242,9 +242,13 @@ def _render_bodies(run: _Run) -> tuple[list[Page], list[SourceError]]:
     graph, report = run.graph, run.report
     context.CURRENT = run.run_context
     may_wait = run.options.preview.bodies_can_wait if run.options.preview else None
+    # The bodies the cache names are on disk unless another hand may have removed them.
+    stored = None
+    if run.cache is not None and run.store.check_published:
+        stored = buildcache.stored_bodies(run.run_context.cache_folder)
     rendered, waiting, errors = render_bodies(
         graph.site, run.view, run.cache, run.changed, run.fresh, run.workers, run.progress,
-        run.edited, may_wait, report.warnings,
+        run.edited, stored, may_wait, report.warnings,
     )  # fmt: skip
     report.rendered_content = rendered
     report.cached_content = len(run.fresh.content) - rendered

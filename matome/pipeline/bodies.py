@@ -45,6 +45,7 @@ def render_bodies(
     workers: int,
     progress: Progress,
     edited: set[str] | None,
+    stored: set[str] | None,
     may_wait: Callable[[list[Page]], list[Page]] | None = None,
     warnings: list[SourceError] | None = None,
 ) -> tuple[int, list[Page], list[SourceError]]:
@@ -54,20 +55,21 @@ def render_bodies(
     ``edited``: on a kept graph, the pages whose file changed; the files of the others
     are as the cache saw them (their body is not loaded: read from the file if the page
     must be rendered again).
+    ``stored``: the bodies on disk (``buildcache.stored_bodies``); None when all that the
+    cache names are there (no other hand writes in the cache folder).
     ``may_wait(pages)``: of the pages whose body only reads what changed elsewhere in the
     graph, those whose old body may stay until it is asked for (``matome serve``)."""
     run = context.CURRENT
     todo: list[Page] = []
     graph_only: list[tuple[Page, ContentEntry]] = []
     errors: list[SourceError] = []
-    stored = buildcache.stored_bodies(run.cache_folder) if cache else set()
     for page in site.pages:
         if page.file is None:
             continue
         key = page_key(page)
         entry = cache.content.get(key) if cache else None
         why = "source"
-        if entry is not None and entry.blob in stored:
+        if entry is not None and (stored is None or entry.blob in stored):
             unchanged_file = edited is not None and key not in edited
             why = stale_reason(entry, page, view, changed, unchanged_file)
         if not why:

@@ -84,7 +84,7 @@ class Watcher:
         recursive: Iterable[Path],
         flat: Iterable[Path] = (),
         late: Iterable[Path] = (),
-        quiet: float = 0.05,
+        quiet: float = 0.03,
         longest: float = 2.0,
     ):
         self._callback = callback
