@@ -244,6 +244,16 @@ def test_disable_aliases(setting):
     assert ("b/page/1/index.html" in hugo.files) != pagination
 
 
+def test_home_and_section_index_without_front_matter():
+    """A branch page's ``_index.md`` with no front matter is untitled, as in Hugo (an
+    ``_index.md`` without a title gives none, not the site's or the section's), and keeps
+    its whole text; only a regular page takes its first line as title."""
+    hugo, _ = assert_same("branch-without-front-matter")
+    assert hugo.probes["index.html"]["title"] == ""
+    assert "Hello, and welcome" in hugo.probes["index.html"]["content"]
+    assert hugo.probes["posts/index.html"]["title"] == ""
+
+
 def test_punctuation_is_dropped_from_paths():
     hugo, _ = assert_same("punctuation-paths")
     assert "b/hello-world-quoted-dash-s/index.html" in hugo.files

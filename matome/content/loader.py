@@ -299,10 +299,10 @@ def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_inf
         line, col = fm.key_position(next(str(k) for k in data if str(k).lower() == "_build"))
         raise SourceError(display, line, col, "_build is no longer read: rename it to build")
     title = read("title", to_str, "text", None)
-    if not fm.format:
-        title, body, fm.body_line = _title_from_first_line(body)
     stem = _stem(name)
     is_branch = stem == "_index"
+    if not fm.format and not is_branch:  # a home or section page keeps Hugo's title
+        title, body, fm.body_line = _title_from_first_line(body)
     is_leaf = stem == "index"
     content_base = (
         (rel_dir.rsplit("/", 1)[-1] if rel_dir else "") if (is_leaf or is_branch) else stem

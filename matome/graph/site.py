@@ -183,12 +183,10 @@ def build_language_site(
     (every language's pages), to which they are added."""
     errors: list[SourceError] = []
     home = next((p for p in pages if p.kind == "home"), None)
-    if home is None:
+    if home is None:  # with an _index.md, the home page's title is its own, even empty
         home = Page(
             kind="home", title=config.title, params={}, rel_permalink="", out_path="", type="page"
         )
-    if not home.title:
-        home.title = config.title
     set_location(home, "/", config)
     apply_cascade(pages, config.environment)
     warnings: list[SourceError] = []
