@@ -171,8 +171,9 @@ def _cjk_line_breaks(cjk: Any) -> str:
 
 def _embedded_hook(m: dict, kind: str, site: dict) -> str:
     """When Hugo uses its embedded link or image hook: ``useEmbedded`` (or the older
-    ``enableDefault``), where "auto" means "fallback" on a site with [languages] served
-    from one host whose pages share resources (``duplicateResourceFiles`` off)."""
+    ``enableDefault``), where "auto" means "fallback" on a site with more than one entry
+    in [languages], served from one host, whose pages share resources
+    (``duplicateResourceFiles`` off)."""
     hook = _get(m, f"goldmark.renderhooks.{kind}", {})
     hook = hook if isinstance(hook, dict) else {}
     mode = str(hook.get("useembedded", "auto")).lower()
@@ -184,5 +185,6 @@ def _embedded_hook(m: dict, kind: str, site: dict) -> str:
             isinstance(v, dict) and "baseurl" in v for v in languages.values()
         )
         shared = not _get(m, "goldmark.duplicateresourcefiles", False)
-        mode = "fallback" if languages and not multihost and shared else "never"
+        several = isinstance(languages, dict) and len(languages) > 1
+        mode = "fallback" if several and not multihost and shared else "never"
     return mode if mode in ("always", "fallback") else "never"
