@@ -39,17 +39,30 @@ BASE = {
 LANGUAGES = {"languages": {"en": {"weight": 1}, "fr": {"weight": 2}}}
 
 
-def _use_embedded(mode: str) -> dict:
+def _use_embedded(mode: str, wrap_images: bool = True) -> dict:
     hooks = {"link": {"useEmbedded": mode}, "image": {"useEmbedded": mode}}
-    return {"markup": {"goldmark": {**BASE["markup"]["goldmark"], "renderHooks": hooks}}}
+    # Unwrapped, an image alone in its paragraph is a block image: the hook gets its
+    # paragraph's attributes.
+    parser = {"attribute": {"block": True}, "wrapStandAloneImageWithinParagraph": wrap_images}
+    return {"markup": {"goldmark": {"parser": parser, "renderHooks": hooks}}}
 
 
 # variant -> (config, whether the French pages stay, the site's own link hook or None)
 VARIANTS = {
     "multilingual": ({**BASE, **LANGUAGES}, True, None),
-    "monolingual-always": ({**BASE, **_use_embedded("always")}, False, None),
+    "monolingual-always": ({**BASE, **_use_embedded("always", wrap_images=False)}, False, None),
     "multilingual-never": ({**BASE, **LANGUAGES, **_use_embedded("never")}, True, None),
     "monolingual-auto": (BASE, False, None),
+    # French disabled, the hooks asked for (auto leaves them off here: see the docs).
+    "disabled-language-fallback": (
+        {
+            **BASE,
+            "languages": {"en": {"weight": 1}, "fr": {"weight": 2, "disabled": True}},
+            **_use_embedded("fallback"),
+        },
+        True,
+        None,
+    ),
     "own-link-hook": (
         {**BASE, **LANGUAGES},
         True,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..graph.paths import refs_of, resolve_ref
+from ..graph.paths import RefIndex, index_refs, resolve_ref
 from .go_url import GoURL, URLError, attribute_text, parse_url, url_attribute
 
 EmbeddedHook = Callable[[dict[str, Any], dict[str, Any]], str]
@@ -55,8 +55,9 @@ def embedded_hooks(
     element's context and the page's variables (``page``, ``site``). ``asset(path)`` is
     templates' ``resources.get``: the file of ``assets/`` at ``path``, or None."""
     hooks: dict[str, EmbeddedHook] = {}
+    indexes = PageIndexes()
     if link_mode != "never":
-        hooks["link"] = lambda context, variables: render_link(context, variables, asset)
+        hooks["link"] = lambda context, variables: render_link(context, variables, asset, indexes)
     if image_mode != "never":
         hooks["image"] = lambda context, variables: render_image(context, variables, asset)
     return hooks
@@ -77,20 +78,37 @@ def _with_query_and_fragment(url: str, parsed: GoURL) -> str:
     return url
 
 
-def find_page(page: Any, path: str) -> Any:
+class PageIndexes:
+    """Each language's pages indexed by their paths, made at a page's first link (the
+    pages of a multilingual site's languages take turns)."""
+
+    def __init__(self) -> None:
+        self.made: dict[int, tuple[list, RefIndex]] = {}
+
+    def of(self, pages: list) -> RefIndex:
+        found = self.made.get(id(pages))
+        if found is None or found[0] is not pages:
+            found = self.made[id(pages)] = (pages, index_refs(pages))
+        return found[1]
+
+
+def find_page(page: Any, path: str, indexes: PageIndexes) -> Any:
     """The page ``path`` names from ``page``, as Hugo's ``.Page.GetPage`` finds it, or
     None."""
     site = page.site
     if site is None:
         return None
-    found = resolve_ref(refs_of(site.pages), page, path, bare_names=False)
+    found = resolve_ref(indexes.of(site.pages), page, path, bare_names=False)
     if found is not None:  # logged as a lookup, for incremental builds (as ``ref`` does)
         site.get_page(f"/{found.file.path}" if found.file else found.rel_permalink)
     return found
 
 
 def render_link(
-    context: dict[str, Any], variables: dict[str, Any], asset: Callable[[str], Any]
+    context: dict[str, Any],
+    variables: dict[str, Any],
+    asset: Callable[[str], Any],
+    indexes: PageIndexes,
 ) -> str:
     """Hugo's embedded ``render-link.html``."""
     page = variables["page"]
@@ -100,7 +118,7 @@ def render_link(
         href = f"{page.rel_permalink}#{parsed.fragment}"
     elif href and not parsed.is_abs:
         path = parsed.path.removeprefix("./")
-        found = find_page(page, path) or page.resources.get(path) or asset(path)
+        found = find_page(page, path, indexes) or page.resources.get(path) or asset(path)
         if found is not None:
             href = _with_query_and_fragment(found.rel_permalink, parsed)
     title = context["title"]

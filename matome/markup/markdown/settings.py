@@ -171,9 +171,14 @@ def _cjk_line_breaks(cjk: Any) -> str:
 
 def _embedded_hook(m: dict, kind: str, site: dict) -> str:
     """When Hugo uses its embedded link or image hook: ``useEmbedded`` (or the older
-    ``enableDefault``), where "auto" means "fallback" on a site with more than one entry
-    in [languages], served from one host, whose pages share resources
-    (``duplicateResourceFiles`` off)."""
+    ``enableDefault``), where "auto" means "fallback" on a site that builds more than one
+    language, served from one host, whose pages share resources
+    (``duplicateResourceFiles`` off).
+
+    Hugo counts a ``disabled`` language too. matome does not: a site that builds one
+    language (the matome blog keeps a disabled second one) would lose the comment fast
+    path to hooks that change little there; ``useEmbedded = "fallback"`` asks for them.
+    """
     hook = _get(m, f"goldmark.renderhooks.{kind}", {})
     hook = hook if isinstance(hook, dict) else {}
     mode = str(hook.get("useembedded", "auto")).lower()
@@ -185,6 +190,11 @@ def _embedded_hook(m: dict, kind: str, site: dict) -> str:
             isinstance(v, dict) and "baseurl" in v for v in languages.values()
         )
         shared = not _get(m, "goldmark.duplicateresourcefiles", False)
-        several = isinstance(languages, dict) and len(languages) > 1
+        built = [
+            v
+            for v in (languages.values() if isinstance(languages, dict) else ())
+            if not (isinstance(v, dict) and v.get("disabled") is True)
+        ]
+        several = len(built) > 1
         mode = "fallback" if several and not multihost and shared else "never"
     return mode if mode in ("always", "fallback") else "never"
