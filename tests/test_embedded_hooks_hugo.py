@@ -172,3 +172,30 @@ def test_unparsable_destination_fails_the_build_at_its_place(tmp_path):
     assert "content/posts/bad.md:6:15: error:" in output
     assert 'parse "a%zzb": invalid URL escape "%zz"' in output
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize(
+    ("hooks", "key", "message"),
+    [
+        ({"link": {"enableDefault": True}}, "enableDefault", "removed in Hugo 0.148.0"),
+        ({"image": {"useEmbedded": "sometimes"}}, "useEmbedded", "must be one of always"),
+    ],
+)
+def test_a_setting_hugo_refuses_fails_at_its_key(tmp_path, hooks, key, message):
+    config = {**BASE, "markup": {"goldmark": {"renderHooks": hooks}}}
+    layouts = {"layouts/single.html": GO_LAYOUT, "layouts/list.html": GO_LAYOUT}
+    done = _hugo(_site(tmp_path / "hugo", config, False, layouts))
+    assert done.returncode != 0
+    assert key in done.stdout + done.stderr
+
+    jinja = {"templates/single.html": JINJA_LAYOUT, "templates/list.html": JINJA_LAYOUT}
+    site = _site(tmp_path / "matome", config, False, jinja)
+    line = next(
+        n for n, text in enumerate((site / "hugo.toml").read_text().split("\n"), 1) if key in text
+    )
+    done = matome("build", "-s", str(site))
+    assert done.returncode != 0
+    output = done.stdout + done.stderr
+    assert f"hugo.toml:{line}:1: error: markup.goldmark.renderHooks." in output
+    assert message in output
+    assert "Traceback" not in output
