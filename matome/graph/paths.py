@@ -82,7 +82,8 @@ def index_refs(pages: list[Page]) -> RefIndex:
             home = page
         if page.file is not None:
             by_file.setdefault(page.file.path.lower(), page)
-            path = _content_path(page.file.path)
+            # Without a language part: a.fr.md is /a, in its language's index.
+            path = _content_path(page.file.dir + page.file.base_name + ".md")
         elif page.kind == "section":
             path = "/" + page.section.lower()
         elif page.kind in ("taxonomy", "term"):
@@ -107,23 +108,26 @@ def _content_path(path: str) -> str:
     return "/" + "/".join(parts).lower().replace(" ", "-")
 
 
-def resolve_ref(index: RefIndex, context: Page | None, ref: str) -> Page | None:
+def resolve_ref(
+    index: RefIndex, context: Page | None, ref: str, bare_names: bool = True
+) -> Page | None:
     """The page ``ref`` (a path without its ``#fragment``) names from ``context``, as Hugo's
     ``ref`` finds it: a path relative to the page, then from ``content/``, with or without a
-    content extension, a bundle by its folder, a bare file name anywhere when it is unique.
-    Raises AmbiguousRef for a bare name two pages have."""
+    content extension, a bundle by its folder, a bare file name anywhere when it is unique
+    (not with ``bare_names`` off: a page's ``GetPage``). Raises AmbiguousRef for a bare name
+    two pages have."""
     ref = ref.replace("\\", "/").rstrip("/")
     written = ref
     ref = ref or "/"
     if _has_extension(ref):
-        return _resolve(index, context, True, written, ref)
+        return _resolve(index, context, True, written, ref, bare_names)
     if ref == "/":
-        return _resolve(index, context, False, written, "/_index.md")
+        return _resolve(index, context, False, written, "/_index.md", bare_names)
     if ref.endswith("/index"):
-        return _resolve(index, context, False, written, ref + "/index.md") or _resolve(
-            index, context, False, written, ref + ".md"
+        return _resolve(index, context, False, written, ref + "/index.md", bare_names) or _resolve(
+            index, context, False, written, ref + ".md", bare_names
         )
-    return _resolve(index, context, False, written, ref + ".md")
+    return _resolve(index, context, False, written, ref + ".md", bare_names)
 
 
 def _has_extension(path: str) -> bool:
@@ -131,7 +135,12 @@ def _has_extension(path: str) -> bool:
 
 
 def _resolve(
-    index: RefIndex, context: Page | None, had_extension: bool, written: str, ref: str
+    index: RefIndex,
+    context: Page | None,
+    had_extension: bool,
+    written: str,
+    ref: str,
+    bare_names: bool,
 ) -> Page | None:
     if context is not None and context.file is not None and not ref.startswith("/"):
         folder = "/" + context.file.dir.strip("/")
@@ -155,7 +164,7 @@ def _resolve(
         return found
     if had_extension and (found := index.by_file.get(ref.lstrip("/").lower())) is not None:
         return found
-    if "/" in written:
+    if "/" in written or not bare_names:
         return None
     name = _content_path(written or "/").rsplit("/", 1)[-1]
     if name in index.by_name and index.by_name[name] is None:

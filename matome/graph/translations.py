@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..config import SiteConfig
 from ..content.languages import language_of
-from ..content.page import Page, Resource
+from ..content.page import Page, Resource, Resources
 from .resources import resource_order
 
 
@@ -82,4 +82,4 @@ def share_resources(config: SiteConfig, group: list[Page]) -> None:
         for found in versions.values():
             res = found.get(page.lang) or found.get("") or next(iter(found.values()))
             chosen[res.name] = res
-        page.resources = [chosen[name] for name in resource_order(list(chosen))]
+        page.resources = Resources(chosen[name] for name in resource_order(list(chosen)))

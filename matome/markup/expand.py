@@ -21,8 +21,9 @@ from ..content.words import cjk_word_weight, reading_time, strip_html, word_coun
 from ..errors import SourceError
 from ..render.jinja_internals import render_in_context
 from .comment_card import native_renderer
+from .embedded_hooks import DestinationError
 from .markdown import MarkdownError, MarkdownRenderer, RenderedMarkdown, RenderHooks
-from .render_hooks import hook_templates, page_hooks
+from .render_hooks import hook_templates, page_hooks, site_embedded_hooks
 from .shortcodes import Shortcode, ShortcodeRun, parse_shortcodes
 from .summary_divider import cut_at_divider, mark_divider
 
@@ -119,6 +120,7 @@ class ContentRenderer:
     _globals: dict[jinja2.Template, dict] = field(default_factory=dict)
     _natives: dict[str, Any] = field(default_factory=dict)
     _hook_names: dict[str, str] | None = None
+    _embedded_hooks: dict[str, Any] | None = None
 
     def takes_inner(self, name: str) -> bool | None:
         """Whether ``name``'s template uses inner content; None when there is no such shortcode."""
@@ -138,11 +140,15 @@ class ContentRenderer:
         )
         outputs: list[str] = []
         source, divided = mark_divider(self._expand(nodes, page, None, outputs, path))
+        markdown = merge_placeholder_runs(source)
         try:
             hooks = self._hooks(page)
-            rendered = render_markdown(self.markdown, merge_placeholder_runs(source), hooks)
+            rendered = render_markdown(self.markdown, markdown, hooks)
         except MarkdownError as e:
             raise SourceError(path, page.body_line - 1 + e.line, e.column, e.message) from None
+        except DestinationError as e:
+            line, column = e.place_in(markdown)
+            raise SourceError(path, page.body_line - 1 + line, column, str(e)) from None
         html = _put_back(rendered.html, outputs)
         cut = cut_at_divider(html) if divided else None
         if cut is not None:
@@ -165,10 +171,11 @@ class ContentRenderer:
         """The page's render hooks, or None when the site has none (the fast path)."""
         if self._hook_names is None:
             self._hook_names = hook_templates(self.env)
-        if not self._hook_names:
+            self._embedded_hooks = site_embedded_hooks(self.env, self.markdown.settings)
+        if not self._hook_names and not self._embedded_hooks:
             return None
         variables = {"page": page, "page_inner": page, "site": page.site or self.site}
-        return page_hooks(self.env, self._hook_names, variables, self._render)
+        return page_hooks(self.env, self._hook_names, variables, self._render, self._embedded_hooks)
 
     def _expand(self, nodes: list, page: Page, parent, outputs: list[str], path: str) -> str:
         """Text with ``{{% %}}`` outputs inline and ``{{< >}}`` outputs behind placeholders."""

@@ -15,12 +15,15 @@ and ``ordinal``; a passthrough's ``type`` ("block" or "inline"), ``inner`` (with
 delimiters), ``attributes`` and ``ordinal``) plus ``page``, ``page_inner`` (the same
 page: matome has no ``RenderShortcodes``) and ``site``. What it writes replaces the
 element.
+
+Where the site has no link or image hook of its own, Hugo's embedded ones may write them
+(``embedded_hooks.py``): ``page_hooks`` takes those the site's settings use.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +31,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..render.environment import template_error
+from .embedded_hooks import EmbeddedHook, embedded_hooks
 from .markdown.hooks import RenderHooks, TableCell
 
 _HOOK_NAME = re.compile(
@@ -48,6 +52,16 @@ def hook_templates(env: jinja2.Environment) -> dict[str, str]:
     return found
 
 
+def site_embedded_hooks(env: jinja2.Environment, settings: Any) -> dict[str, EmbeddedHook]:
+    """Hugo's embedded link and image hooks, those the Markdown ``settings`` use (none on
+    a monolingual site unless it asks); ``resources.get`` of ``env`` finds assets."""
+    return embedded_hooks(
+        settings.embedded_link_hook,
+        settings.embedded_image_hook,
+        lambda path: env.globals["resources"].get(path),
+    )
+
+
 def _html_cell(cell: TableCell) -> TableCell:
     return replace(cell, text=Markup(cell.text))
 
@@ -62,12 +76,17 @@ def page_hooks(
     names: dict[str, str],
     variables: dict[str, Any],
     render: Callable[..., str],
+    embedded: Mapping[str, EmbeddedHook] | None = None,
 ) -> RenderHooks:
     """The hooks of one page: ``render(template, **context)`` writes each with the
-    element's context and ``variables`` (the page and site)."""
+    element's context and ``variables`` (the page and site); a kind the site has no
+    template for is written by the ``embedded`` hook of that kind."""
+    embedded = embedded or {}
 
     def call(kind: str, context: dict[str, Any]) -> str:
-        name = names[kind]
+        name = names.get(kind)
+        if name is None:
+            return embedded[kind](context, variables)
         for key in ("text", "alert_title"):
             if key in context:
                 context[key] = Markup(context[key])
@@ -80,4 +99,4 @@ def page_hooks(
         except jinja2.TemplateError as e:
             raise template_error(e, name) from None
 
-    return RenderHooks(frozenset(names), call)
+    return RenderHooks(frozenset(names) | frozenset(embedded), call)

@@ -45,6 +45,7 @@ from ..images.processing import (
     plan_image,
 )
 from ..images.thumbnails import decoded_size, glob_regex, site_assets, thumbnail_cache
+from ..markup.markdown.settings import read_settings
 from .environment import templates_used_say
 from .plan import Output
 
@@ -488,8 +489,11 @@ def published_outputs(
     reads as they are when every file is written). A path already planned (a static or
     bundle file) is not written twice. An error for each one that cannot be made."""
     # Most sites' templates never reach a resource, and then the build's reads (one per
-    # page attribute each file read) are not searched for published ones.
-    if not templates_used_say(env, cache, _USES_RESOURCES.search):
+    # page attribute each file read) are not searched for published ones; Hugo's embedded
+    # link and image hooks, on, may reach one from any body.
+    if not templates_used_say(env, cache, _USES_RESOURCES.search) and not _embedded_hooks_on(
+        site.config
+    ):
         return [], []
     pairs = cache.pairs
     ids = compress(range(len(pairs)), map(RESOURCE.__eq__, map(_KEY, pairs)))
@@ -517,6 +521,11 @@ def published_outputs(
             origin = f"resource {made.name}"
             outputs.append(Output("copy", made.out_path, source=made.file, origin=origin))
     return outputs, errors
+
+
+def _embedded_hooks_on(config: Any) -> bool:
+    settings = read_settings(config.markup, config.enable_emoji, config.raw)
+    return settings.embedded_link_hook != "never" or settings.embedded_image_hook != "never"
 
 
 # What a template that reaches a resource says: ``resources``, or an image method.

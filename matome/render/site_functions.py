@@ -20,7 +20,12 @@ from ..graph.site import Site
 from ..images.thumbnails import thumbnail
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
 from ..markup.markdown import MarkdownRenderer, RenderHooks
-from ..markup.render_hooks import hook_templates, page_hooks, render_template
+from ..markup.render_hooks import (
+    hook_templates,
+    page_hooks,
+    render_template,
+    site_embedded_hooks,
+)
 from ..markup.sanitize import clean_html, css_color, escape_unknown_tags
 from . import urls
 from .emoji import emojify
@@ -35,16 +40,17 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
     base = site.config.base_url
 
     hook_names: dict[str, str] | None = None
+    embedded = site_embedded_hooks(env, markdown.settings)
 
     def hooks_for(page: Any) -> RenderHooks | None:
         """The site's render hooks with ``page`` as theirs; None when the site has none."""
         nonlocal hook_names
         if hook_names is None:
             hook_names = hook_templates(env)
-        if not hook_names:
+        if not hook_names and not embedded:
             return None
         variables = {"page": page, "page_inner": page, "site": site}
-        return page_hooks(env, hook_names, variables, render_template)
+        return page_hooks(env, hook_names, variables, render_template, embedded)
 
     def markdownify(text: Any) -> Markup:
         """Hugo's ``markdownify``: render hooks see the home page as theirs, as in Hugo."""

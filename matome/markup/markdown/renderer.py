@@ -66,7 +66,7 @@ class MarkdownRenderer:
             return cls(config.markup, config.enable_emoji, legacy=config.raw)
         except OptionError as e:
             file = next((Path(f) for f in config.files if Path(f).is_file()), None)
-            line, col = key_position(file, [e.key]) if file else (1, 1)
+            line, col = key_position(file, e.key.split(".")) if file else (1, 1)
             where = "markup.highlight" if e.key == "highlight" else e.key
             raise SourceError(str(file or "config"), line, col, f"{where}: {e}") from None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .highlight_options import HighlightConfig, site_config
+from .highlight_options import HighlightConfig, OptionError, site_config
 
 _TYPOGRAPHER_KEYS = {
     "leftsinglequote": "&lsquo;",
@@ -169,20 +169,44 @@ def _cjk_line_breaks(cjk: Any) -> str:
     return "css3draft" if cjk.get("eastasianlinebreaksstyle") == "css3draft" else "simple"
 
 
+_USE_EMBEDDED = ("always", "auto", "fallback", "never")
+
+
 def _embedded_hook(m: dict, kind: str, site: dict) -> str:
-    """When Hugo uses its embedded link or image hook: ``useEmbedded`` (or the older
-    ``enableDefault``), where "auto" means "fallback" on a site with [languages] served
-    from one host whose pages share resources (``duplicateResourceFiles`` off)."""
+    """When Hugo uses its embedded link or image hook: ``useEmbedded``, where "auto"
+    means "fallback" on a site that builds more than one language, served from one
+    host, whose pages share resources (``duplicateResourceFiles`` off). Hugo 0.168
+    fails on another value and on the removed ``enableDefault``; so does matome.
+
+    Hugo counts a ``disabled`` language too. matome does not: a site that builds one
+    language (the matome blog keeps a disabled second one) would lose the comment fast
+    path to hooks that change little there; ``useEmbedded = "fallback"`` asks for them.
+    """
     hook = _get(m, f"goldmark.renderhooks.{kind}", {})
     hook = hook if isinstance(hook, dict) else {}
-    mode = str(hook.get("useembedded", "auto")).lower()
+    key = f"markup.goldmark.renderHooks.{kind}"
     if "enabledefault" in hook:
-        mode = "fallback" if hook["enabledefault"] else "never"
+        raise OptionError(
+            f"removed in Hugo 0.148.0: use {key}.useEmbedded instead, "
+            '"never" where it was false, "fallback" where it was true',
+            key=f"{key}.enableDefault",
+        )
+    mode = hook.get("useembedded", "auto")
+    if mode not in _USE_EMBEDDED:
+        raise OptionError(
+            f"must be one of always, auto, fallback, or never, not {mode!r}",
+            key=f"{key}.useEmbedded",
+        )
     if mode == "auto":
         languages = site.get("languages")
         multihost = isinstance(languages, dict) and any(
             isinstance(v, dict) and "baseurl" in v for v in languages.values()
         )
+        built = [
+            v
+            for v in (languages.values() if isinstance(languages, dict) else ())
+            if not (isinstance(v, dict) and v.get("disabled") is True)
+        ]
         shared = not _get(m, "goldmark.duplicateresourcefiles", False)
-        mode = "fallback" if languages and not multihost and shared else "never"
-    return mode if mode in ("always", "fallback") else "never"
+        mode = "fallback" if len(built) > 1 and not multihost and shared else "never"
+    return mode
