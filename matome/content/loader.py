@@ -286,9 +286,21 @@ def _left_out(page: Page, config: SiteConfig, now: datetime) -> bool:
     return page.expiry_date != ZERO_DATE and page.expiry_date <= now and not config.build_expired
 
 
+def with_params_table(data: dict) -> dict:
+    """A page's params from its front matter: every key, with the keys of a ``params``
+    table (Hugo's newer form) in place of the table, over a top-level key of the same name."""
+    table = next((v for k, v in data.items() if str(k).lower() == "params"), None)
+    if not isinstance(table, dict):
+        return dict(data)
+    inner = {str(k).lower() for k in table}
+    params = {k: v for k, v in data.items() if str(k).lower() not in inner | {"params"}}
+    params.update(table)
+    return params
+
+
 def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_info=None) -> Page:
     data = fm.data
-    params = dict(data)
+    params = with_params_table(data)
     lower = {str(k).lower(): v for k, v in data.items()}
     body = fm.body
 
