@@ -40,6 +40,12 @@ CONTENT_EXTS = (".md", ".markdown")
 # Files editors and systems leave behind; never content, never resources.
 _IGNORED_NAMES = {".DS_Store", "Thumbs.db"}
 MAX_CONTENT_BYTES = 64 * 1024 * 1024
+# Hugo's content adapter: a Go template that adds pages. matome does not run Go templates.
+CONTENT_ADAPTER = "_content.gotmpl"
+ADAPTER_NOT_RUN = (
+    "content adapters are Go templates, which matome does not run: the pages it adds are"
+    " not built (write them as content files)"
+)
 
 
 @dataclass
@@ -103,6 +109,10 @@ def _load_root(
             if not is_ignored(d) and (mount is None or mount.admits(_joined(inside, d), True))
         )
         rel_dir = content.place(inside)
+        if CONTENT_ADAPTER in filenames:
+            filenames.remove(CONTENT_ADAPTER)
+            shown = f"{content.label}/{_joined(inside, CONTENT_ADAPTER)}"
+            result.warnings.append(SourceError(shown, 1, 1, ADAPTER_NOT_RUN, "warning"))
         names = sorted(
             n
             for n in filenames
