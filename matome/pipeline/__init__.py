@@ -62,7 +62,7 @@ from ..render.environment import make_environment, template_dirs, theme_dir
 from ..render.plan import Output, plan_outputs
 from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
-from ..render.undefined import UndefinedName, fail_on_undefined
+from ..render.undefined import RenderWarning, fail_on_undefined
 from ..search import article_pages, search_enabled, update_search
 from . import context
 from .bodies import render_bodies
@@ -265,7 +265,7 @@ def _plan_files(run: _Run, thumbnails) -> tuple[list[Output], list[SourceError]]
     report.warnings += [p for p in problems if p.severity != "error"]
     # What a run on the same graph warns about again (a render that used an undefined name
     # is rendered again, and warns again, each run).
-    run.graph_warnings = [w for w in report.warnings if not isinstance(w, UndefinedName)]
+    run.graph_warnings = [w for w in report.warnings if not isinstance(w, RenderWarning)]
     layouts = component_folders(run.config.mounts, "layouts")
     if any(folder.exists() for folder in layouts) or run.config.theme:
         report.warnings.append(
