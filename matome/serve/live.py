@@ -83,12 +83,14 @@ class SitePaths:
     assets: list[Path]  # the assets mounts (``assets/``)
     config_dir: Path
     i18n: list[Path] = field(default_factory=list)  # the i18n mounts (``i18n/``)
+    unwatched: list[Path] = field(default_factory=list)  # mounts with ``disableWatch``
 
     @property
     def folders(self) -> list[Path]:
         """The folders to watch with everything below them (a mount of one file: its
         folder, whose other files are no kind of input)."""
         places = [*self.content, *self.templates, *self.static, *self.assets, *self.i18n]
+        places = [p for p in places if p not in self.unwatched]
         return [p.parent if p.is_file() else p for p in [*places, self.config_dir]]
 
     def kind_of(self, path: Path) -> str:
@@ -124,6 +126,7 @@ def site_paths(source: Path, config: SiteConfig) -> SitePaths:
         assets=component_folders(config.mounts, "assets"),
         config_dir=(source / "config").resolve(),
         i18n=component_folders(config.mounts, "i18n"),
+        unwatched=[m.source for m in config.mounts if not m.watch],
     )
 
 
