@@ -74,10 +74,9 @@ def root_of(file, config: SiteConfig) -> ContentRoot:
     """The content folder a page's file (``page.file``) was read from."""
     roots = content_roots(config)
     if any(r.mount for r in roots):
-        return next(
-            (r for r in roots if r.label == file.folder and r.lang == file.lang),
-            next(r for r in roots if r.label == file.folder),
-        )
+        folder = [r for r in roots if r.label == file.folder]
+        inside = [r for r in folder if r.mount and file.path.startswith(r.mount.target)]
+        return next((r for r in inside if r.lang == file.lang), (inside or folder)[0])
     own = [r for r in roots if r.own and r.label == file.content_dir]
     return own[0] if own else next(r for r in roots if not r.own)
 

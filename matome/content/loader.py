@@ -82,7 +82,22 @@ def load_content(
         return result
     for root in roots:
         _load_root(config, zone, now, root, result, on_page)
+    if any(root.mount for root in roots):
+        result.pages = _first_of_each_path(result.pages)
     return result
+
+
+def _first_of_each_path(pages: list[Page]) -> list[Page]:
+    """Of two mounts holding a file at one path of the content tree (in one language),
+    the one declared first wins, as in Hugo."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for page in pages:
+        key = (page.lang, page.file.key)
+        if key not in seen:
+            seen.add(key)
+            kept.append(page)
+    return kept
 
 
 def _load_root(
