@@ -106,10 +106,7 @@ def read_mounts(
                 "target", f"{target!r}: the target must start with one of {', '.join(COMPONENTS)}"
             )
             continue
-        raw_source = str(entry.get("source") or "")
-        if not raw_source:
-            error("source", "a mount needs a source")
-            continue
+        raw_source = str(entry.get("source") or ".")  # none: the site's own folder, as in Hugo
         langs = _matrix_languages(entry)
         picked = tuple(code for code in languages if any(_glob(g, code) for g in langs))
         if langs and not picked or removed:

@@ -5,7 +5,8 @@ tests/fixtures/mounts-site mounts its content from ``docs/en`` and ``docs/fr`` (
 language each, ``files`` leaving out a folder), ``notes`` under ``content/notes`` (only
 its top-level Markdown files), a mount for a language the site does not have, static
 files from a folder (under ``downloads/``, filtered) and from a single file, two
-mounts holding one path (the first declared wins), data under
+mounts holding one path (the first declared wins), a mount without a source (the site's
+own folder), data under
 ``data/team`` and translations from another folder. Its ``content/`` and ``static/`` are
 not mounted (declaring a mount replaces a component's default folder). Only the notes
 list's template paginates: Hugo writes pagers for that list alone. Go templates
@@ -93,6 +94,7 @@ def test_the_same_files_are_written():
         "notes/one/index.html",
     } < hugo
     assert {"downloads/manual.txt", "logo.txt", "notes/page/2/index.html"} < hugo
+    assert "site-config/hugo.toml" in hugo  # a mount without a source: the site's folder
     assert not {"hidden/index.html", "unmounted.txt", "downloads/secret.txt"} & hugo
     assert not any(f.startswith(("drafts/", "ignored/", "notes/deep/", "page/")) for f in hugo)
     # Of two mounts holding notes/one.md, the one declared first wins.
