@@ -49,6 +49,7 @@ from .errors import SourceError, line_col
 from .graph.site import Site, build_site
 from .markup.expand import ContentRenderer
 from .markup.shortcodes import Shortcode, parse_shortcodes
+from .mounts import static_mounts
 from .render.environment import make_environment, theme_dir
 from .render.plan import plan_outputs
 
@@ -121,8 +122,7 @@ def check_site(source: Path, prefix: str = "") -> tuple[list[Finding], int]:
     config = load_config(source.resolve(), flags)
     now = datetime.now(UTC)
     site = build_site(config, load_content(config, now), now)
-    static_dirs = [theme_dir() / "static", config.source / "static"]
-    outputs, _ = plan_outputs(site, list(dict.fromkeys(d.resolve() for d in static_dirs)))
+    outputs, _ = plan_outputs(site, static_mounts(config.mounts, theme_dir() / "static"))
     ctx = _Context(
         config=config,
         site=site,
@@ -275,8 +275,7 @@ def _image_exists(ctx: _Context, path: Path, image: str) -> bool:
     if image.startswith(("http://", "https://", "//")):
         return True
     rel = image.lstrip("/")
-    source = ctx.config.source
-    places = [source / str(ctx.config.get("assetdir") or "assets"), source / "static"]
+    places = [m.source for m in ctx.config.mounts if m.component in ("assets", "static")]
     if path.name.rsplit(".", 1)[0] == "index":
         places.insert(0, path.parent)
     return any((place / rel).is_file() for place in places)

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from .config_types import check_types, key_position
 from .content.page_dates import date_sources
 from .errors import SourceError, line_col
+from .mounts import Mount, component_folders, lower_mount_keys, read_mounts, site_mounts
 
 CONFIG_EXTS = ("toml", "yaml", "yml", "json")
 ROOT_NAMES = ("hugo", "config")
@@ -60,6 +61,8 @@ ACTED_ON = frozenset(
         "reflinkserrorlevel", "reflinksnotfoundurl",
         # services the theme's head uses
         "services", "privacy", "googleanalytics",
+        # the project's own mounts (remote modules are not fetched)
+        "module",
         # matome's own settings
         "matome",
     }
@@ -354,6 +357,8 @@ class SiteConfig:
     disabled_languages: frozenset[str] = frozenset()
     # ``i18n/`` strings: language code -> message id -> {plural form: text}
     translations: dict = field(default_factory=dict)
+    # The folders of each component ([[module.mounts]], else the defaults).
+    mounts: tuple[Mount, ...] = ()
 
     @property
     def multilingual(self) -> bool:
@@ -401,7 +406,7 @@ def load_config(source: Path, flags: Flags | None = None) -> SiteConfig:
     if errors:
         raise errors[0]
     warnings += _unused_keys(tree, origins)
-    config = _make_config(source, tree, flags, environment, files)
+    config = _make_config(source, tree, flags, environment, files, origins.get("module"))
     config.warnings.extend(warnings)
     return config
 
@@ -422,16 +427,33 @@ def _unused_keys(tree: dict, origins: dict[str, Path]) -> list[SourceError]:
             (str(file), key_position(file, [str(key)])) if file else ("config", (1, 1))
         )
         warnings.append(SourceError(path, line, col, f"{key!r} is not used by matome", "warning"))
+    file = origins.get("module")
+    for key in tree.get("module") or {}:
+        if key != "mounts":  # imports, hugoVersion, ...: matome reads the project's mounts only
+            line, col = key_position(file, ["module", str(key)]) if file else (1, 1)
+            message = f"'module.{key}' is not used by matome"
+            warnings.append(SourceError(str(file or "config"), line, col, message, "warning"))
     return warnings
 
 
 def _make_config(
-    source: Path, tree: dict, flags: Flags, environment: str, files: list[str]
+    source: Path,
+    tree: dict,
+    flags: Flags,
+    environment: str,
+    files: list[str],
+    module_file: Path | None = None,
 ) -> SiteConfig:
     if flags.base_url is not None:
         tree["baseurl"] = flags.base_url
     languages, default, disabled = _languages(tree)
     language = next(lang for lang in languages if lang.code == default)
+    declared, errors = read_mounts(
+        lower_mount_keys(tree), source, module_file, [lang.code for lang in languages]
+    )
+    if errors:
+        raise errors[0]
+    mounts = site_mounts(tree, source, declared)
     params = merge(tree.get("params") or {}, language.params)
     menus = merge(tree.get("menus") or tree.get("menu") or {}, language.menus)
     taxonomies = tree.get("taxonomies")
@@ -482,7 +504,8 @@ def _make_config(
         languages=languages,
         default_language=default,
         disabled_languages=disabled,
-        translations=load_translations(source),
+        translations=load_translations(mounts),
+        mounts=mounts,
     )
 
 
@@ -547,12 +570,14 @@ def _language_order(language: Language) -> tuple:
     return (language.weight or float("inf"), language.code)
 
 
-def load_translations(source: Path) -> dict:
-    """The ``i18n/`` strings of the site and of the default theme (the site's win)."""
+def load_translations(mounts: tuple[Mount, ...]) -> dict:
+    """The ``i18n/`` strings of the site (its i18n mounts, the first declared winning) and of
+    the default theme (the site's win)."""
     from .render.environment import theme_dir
     from .render.i18n import read_translations
 
-    return read_translations([theme_dir() / "i18n", source / "i18n"])
+    site = list(reversed(component_folders(mounts, "i18n")))
+    return read_translations([theme_dir() / "i18n", *site])
 
 
 @dataclass(frozen=True)

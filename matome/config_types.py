@@ -114,6 +114,11 @@ SCHEMA: dict[str, Any] = {
     "frontmatter": {"date": _DATES, "lastmod": _DATES, "publishdate": _DATES, "expirydate": _DATES},
     "services": {EACH: TABLE, "googleanalytics": {"id": str}},
     "matome": TABLE,
+    "module": {
+        "mounts": [
+            {"source": str, "target": str, "files": [str], "disablewatch": bool, "sites": TABLE}
+        ]
+    },
 }
 # Tables Hugo leaves at their defaults when given something else.
 IGNORED_WHEN_NOT_A_TABLE = {

@@ -295,15 +295,17 @@ def format_location(page: Any, fmt: OutputFormat) -> Location:
     ending in ``.html``): ``<name>.<suffix>``, or with ``noUgly`` ``<name>/<baseName>.<suffix>``.
     ``path`` puts it all under a folder of the site."""
     html_path = page.out_path
+    # A format whose media type has no suffix names its file by its baseName alone.
+    dot_suffix = f".{fmt.suffix}" if fmt.suffix else ""
     if fmt.name == "html":
         out = html_path
     elif _is_index(html_path):
-        out = f"{html_path[:-10]}{fmt.base_name}.{fmt.suffix}"
+        out = f"{html_path[:-10]}{fmt.base_name}{dot_suffix}"
     elif page.url_override:
         out = html_path
     else:
         stem = html_path.rsplit(".", 1)[0]
-        out = f"{stem}/{fmt.base_name}.{fmt.suffix}" if fmt.no_ugly else f"{stem}.{fmt.suffix}"
+        out = f"{stem}/{fmt.base_name}{dot_suffix}" if fmt.no_ugly else f"{stem}{dot_suffix}"
     if fmt.path and fmt.name != "html":
         out = f"{fmt.path}/{out}"
     # An index page's URL is its folder's.

@@ -224,14 +224,25 @@ def file_info(rel: str) -> ArchetypeFile:
     )
 
 
-def find_archetype(site: Path, section: str) -> tuple[str, str]:
-    """(name for messages, template text) of the archetype for ``section``."""
-    folder = site / "archetypes"
+def find_archetype(config, section: str) -> tuple[str, str]:
+    """(name for messages, template text) of the archetype for ``section``, from the
+    site's archetypes mounts (``archetypes/``), the first declared winning."""
+    folders = [m for m in config.mounts if m.component == "archetypes"]
     for name in ([f"{section}.md"] if section else []) + ["default.md"]:
-        path = folder / name
-        if path.is_file():
-            return f"archetypes/{name}", path.read_text(encoding="utf-8")
+        for mount in folders:
+            inside = name.removeprefix(mount.target).lstrip("/") if mount.target else name
+            path = mount.source / inside
+            if (not mount.target or name.startswith(mount.target + "/")) and path.is_file():
+                return shown_path(path, config.source), path.read_text(encoding="utf-8")
     return "matome's default archetype", DEFAULT_ARCHETYPE
+
+
+def shown_path(path: Path, source: Path) -> str:
+    """A site's file as messages name it: relative to the site when it is inside."""
+    try:
+        return path.relative_to(source.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def new_content(site: Path, rel: str, now: datetime | None = None) -> Path:
@@ -241,14 +252,14 @@ def new_content(site: Path, rel: str, now: datetime | None = None) -> Path:
     if not rel.endswith((".md", ".markdown")):
         raise NewError(f"{rel}: give a Markdown file, e.g. posts/my-article/index.md")
     config = load_config(site)
-    target = site / str(config.get("contentdir") or "content") / rel
+    target = _content_folder(config) / rel
     if target.exists():
         raise NewError(f"{target} already exists: nothing was written")
     if now is None:
         now = datetime.now(site_zone(config.time_zone)) if config.time_zone else None
         now = now or datetime.now().astimezone()
     info = file_info(rel)
-    name, source = find_archetype(site, info.section)
+    name, source = find_archetype(config, info.section)
     text = render_archetype(
         source,
         name,
@@ -262,6 +273,13 @@ def new_content(site: Path, rel: str, now: datetime | None = None) -> Path:
     with open(target, "x", encoding="utf-8") as f:  # "x": fail rather than overwrite
         f.write(text)
     return target
+
+
+def _content_folder(config) -> Path:
+    """Where new content is written: the first content mount for the whole content tree
+    (``contentDir``, ``content/``, unless mounts say otherwise)."""
+    roots = [m for m in config.mounts if m.component == "content" and not m.target]
+    return roots[0].source if roots else config.source / str(config.get("contentdir") or "content")
 
 
 # --- archetype rendering ------------------------------------------------------------------

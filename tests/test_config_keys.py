@@ -39,7 +39,7 @@ def test_build_and_check_name_each_unused_key_once(tmp_path):
     for where in (
         f"{root}/hugo.toml:3:1: warning: 'timeout' is not used by matome",
         f"{root}/hugo.toml:5:2: warning: 'security' is not used by matome",
-        f"{root}/config/_default/module.toml:1:1: warning: 'module' is not used by matome",
+        f"{root}/config/_default/module.toml:1:2: warning: 'module.hugoversion' is not used by matome",
     ):
         assert built.stderr.count(where) == 1, built.stderr
     assert "params" not in built.stderr and "'title'" not in built.stderr

@@ -775,3 +775,28 @@ def test_a_title_edit_is_put_into_the_kept_graph_and_reorders_pages_of_its_date(
         outcome = live.update({post.resolve()})
         assert outcome.ok and outcome.kind == "reuse"
         assert_same_as_full_build(live, root, fresh, title)
+
+
+def test_mounted_folders_are_watched(tmp_path):
+    """Content and static files mounted from folders outside content/ and static/
+    ([[module.mounts]]) are served, and an edit there is built again."""
+    site = make_site(tmp_path / "site")
+    shutil.move(site / "content", site / "docs")
+    (site / "files").mkdir()
+    (site / "files/note.txt").write_text("first\n")
+    mounts = (
+        '\n[[module.mounts]]\n  source = "docs"\n  target = "content"\n'
+        '[[module.mounts]]\n  source = "files"\n  target = "static/files"\n'
+    )
+    (site / "hugo.toml").write_text((site / "hugo.toml").read_text() + mounts)
+    server = Serve(site, "-p", str(free_port()))
+    try:
+        assert "Hello from article 1." in server.get("/posts/a1/")[1]
+        assert server.get("/files/note.txt") == (200, "first\n")
+        source = site / "docs/posts/a1/index.md"
+        source.write_text(source.read_text().replace("Hello from article 1.", "Mounted edit."))
+        server.wait_for(lambda: "Mounted edit." in server.get("/posts/a1/")[1], what="content")
+        (site / "files/note.txt").write_text("second\n")
+        server.wait_for(lambda: server.get("/files/note.txt")[1] == "second\n", what="static")
+    finally:
+        server.stop()

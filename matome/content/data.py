@@ -15,30 +15,38 @@ from pathlib import Path
 
 from ..config import SiteConfig, parse_data
 from ..errors import SourceError
+from ..mounts import component_mounts
 
 DATA_FORMATS = ("toml", "yaml", "yml", "json", "csv")
 
 
-def data_dirs(config: SiteConfig) -> list[tuple[Path, str]]:
-    """The folders ``site.data`` is read from, the theme's first, each with the prefix of
-    the paths its errors name."""
+def data_dirs(config: SiteConfig) -> list[tuple[Path, str, tuple[str, ...]]]:
+    """The folders ``site.data`` is read from, the one that wins a key last (the theme's,
+    then the site's data mounts from the last declared to the first), each with the prefix
+    of the paths its errors name and the keys its files go under (``data/team``)."""
     themes = config.theme if isinstance(config.theme, list) else [config.theme]
     themes_dir = str(config.get("themesdir") or "themes")
-    data_dir = str(config.get("datadir") or "data")
     dirs = [
-        (config.source / themes_dir / str(theme) / "data", f"{themes_dir}/{theme}/data")
+        (config.source / themes_dir / str(theme) / "data", f"{themes_dir}/{theme}/data", ())
         for theme in reversed(themes)
         if theme
     ]
-    dirs.append((config.source / data_dir, data_dir))
-    return [(d, shown) for d, shown in dirs if d.is_dir()]
+    for mount in reversed(component_mounts(config.mounts, "data")):
+        try:
+            shown = mount.source.relative_to(config.source.resolve()).as_posix()
+        except ValueError:
+            shown = mount.source.as_posix()
+        under = tuple(p for p in mount.target.split("/") if p)
+        dirs.append((mount.source, shown, under))
+    return [d for d in dirs if d[0].is_dir()]
 
 
 def load_site_data(config: SiteConfig) -> tuple[dict, list[SourceError]]:
     files: dict[tuple[str, ...], object] = {}
     errors: list[SourceError] = []
-    for directory, shown in data_dirs(config):
+    for directory, shown, under in data_dirs(config):
         for key, value in _read_dir(directory, shown, errors).items():
+            key = (*under, *key)
             old = files.get(key)
             # The site's file over the theme's: their top-level keys merged, the site's winning.
             both = isinstance(old, dict) and isinstance(value, dict)

@@ -40,6 +40,12 @@ CONTENT_EXTS = (".md", ".markdown")
 # Files editors and systems leave behind; never content, never resources.
 _IGNORED_NAMES = {".DS_Store", "Thumbs.db"}
 MAX_CONTENT_BYTES = 64 * 1024 * 1024
+# Hugo's content adapter: a Go template that adds pages. matome does not run Go templates.
+CONTENT_ADAPTER = "_content.gotmpl"
+ADAPTER_NOT_RUN = (
+    "content adapters are Go templates, which matome does not run: the pages it adds are"
+    " not built (write them as content files)"
+)
 
 
 @dataclass
@@ -76,7 +82,22 @@ def load_content(
         return result
     for root in roots:
         _load_root(config, zone, now, root, result, on_page)
+    if any(root.mount for root in roots):
+        result.pages = _first_of_each_path(result.pages)
     return result
+
+
+def _first_of_each_path(pages: list[Page]) -> list[Page]:
+    """Of two mounts holding a file at one path of the content tree (in one language),
+    the one declared first wins, as in Hugo."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for page in pages:
+        key = (page.lang, page.file.key)
+        if key not in seen:
+            seen.add(key)
+            kept.append(page)
+    return kept
 
 
 def _load_root(
@@ -92,19 +113,36 @@ def _load_root(
     if config.enable_git_info:
         git, git_warnings = read_git_info(root, config.files[0] if config.files else "config")
         result.warnings += git_warnings
+    mount = content.mount
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not is_ignored(d))
         directory = Path(dirpath)
-        rel_dir = directory.relative_to(root).as_posix()
-        rel_dir = "" if rel_dir == "." else rel_dir
+        inside = directory.relative_to(root).as_posix()
+        inside = "" if inside == "." else inside
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not is_ignored(d) and (mount is None or mount.admits(_joined(inside, d), True))
+        )
+        rel_dir = content.place(inside)
+        if CONTENT_ADAPTER in filenames:
+            filenames.remove(CONTENT_ADAPTER)
+            shown = f"{content.label}/{_joined(inside, CONTENT_ADAPTER)}"
+            result.warnings.append(SourceError(shown, 1, 1, ADAPTER_NOT_RUN, "warning"))
         names = sorted(
-            n for n in filenames if not is_ignored(n) and _stays_inside(directory / n, root, result)
+            n
+            for n in filenames
+            if not is_ignored(n)
+            and (mount is None or mount.admits(_joined(inside, n)))
+            and _stays_inside(directory / n, root, result)
         )
         # index.md and its translations (index.fr.md) are one leaf bundle's pages.
         leaves = [n for n in names if _bundle_page(n, config) == "index"]
         if leaves:
             resources = [
-                r for r in _walk_files(directory) if _stays_inside(directory / r, root, result)
+                r
+                for r in _walk_files(directory)
+                if (mount is None or mount.admits(_joined(inside, r)))
+                and _stays_inside(directory / r, root, result)
             ]
             for leaf in leaves:
                 resources.remove(leaf)
@@ -126,8 +164,11 @@ def _load_root(
                     config, zone, now, content, rel_dir, name, resources, result, on_page, git
                 )
             elif not branch:
-                rel = f"{rel_dir}/{name}" if rel_dir else name
-                result.static_files.append((directory / name, rel))
+                result.static_files.append((directory / name, _joined(rel_dir, name)))
+
+
+def _joined(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
 
 
 def _bundle_page(name: str, config: SiteConfig) -> str:
@@ -218,8 +259,9 @@ def _load_file(
     """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``;
     ``git`` holds each file's last commit (``enableGitInfo``)."""
     rel = f"{rel_dir}/{name}" if rel_dir else name
-    display = f"{content.label}/{rel}"
-    path = content.path / rel
+    path = content.disk_path(rel)
+    inside = path.relative_to(content.path).as_posix()
+    display = f"{content.label}/{inside}"
     plain, lang = language_of(name, config)
     if lang in config.disabled_languages:
         return
@@ -227,7 +269,7 @@ def _load_file(
         text = read_text(path, display)
         fm = split_front_matter(text, display)
         warnings: list[SourceError] = []
-        git_info = (git or {}).get(f"{rel_dir}/{name}" if rel_dir else name)
+        git_info = (git or {}).get(inside)
         page = _make_page(config, zone, rel_dir, plain, path, fm, display, warnings, git_info)
         result.warnings += warnings
     except SourceError as e:
@@ -269,9 +311,21 @@ def _left_out(page: Page, config: SiteConfig, now: datetime) -> bool:
     return page.expiry_date != ZERO_DATE and page.expiry_date <= now and not config.build_expired
 
 
+def with_params_table(data: dict) -> dict:
+    """A page's params from its front matter: every key, with the keys of a ``params``
+    table (Hugo's newer form) in place of the table, over a top-level key of the same name."""
+    table = next((v for k, v in data.items() if str(k).lower() == "params"), None)
+    if not isinstance(table, dict):
+        return dict(data)
+    inner = {str(k).lower() for k in table}
+    params = {k: v for k, v in data.items() if str(k).lower() not in inner | {"params"}}
+    params.update(table)
+    return params
+
+
 def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_info=None) -> Page:
     data = fm.data
-    params = dict(data)
+    params = with_params_table(data)
     lower = {str(k).lower(): v for k, v in data.items()}
     body = fm.body
 
@@ -509,7 +563,8 @@ def reload_page(config: SiteConfig, page: Page, now: datetime) -> LoadResult:
     name = page.file.path.rsplit("/", 1)[-1]
     rel_dir = page.file.dir.rstrip("/")
     # Its last commit is the one the load found (an edit is not committed yet).
-    git = {f"{rel_dir}/{name}" if rel_dir else name: page.git_info} if page.git_info else None
+    inside = root.disk_path(_joined(rel_dir, name)).relative_to(root.path).as_posix()
+    git = {inside: page.git_info} if page.git_info else None
     zone = site_zone(config.time_zone)
     resources = list(page.resource_names)
     _load_file(config, zone, now, root, rel_dir, name, resources, result, None, git)

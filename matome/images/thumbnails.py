@@ -30,6 +30,7 @@ from ..content.globs import glob_regex
 from ..content.page import Page
 from ..errors import SourceError
 from ..graph.resources import resource_order
+from ..mounts import Mount, component_mounts, walk_mount
 from ..render.plan import Output
 
 # Bump when encoding changes, so cached files made the old way are not reused.
@@ -89,13 +90,21 @@ _PREPARED: dict[int, PreparedImages] = {}
 
 @functools.cache  # every page asks for its feature image with the same few patterns
 class Assets:
-    """The site's ``assets/`` folder, for Hugo's ``resources.Get`` and ``resources.GetMatch``."""
+    """The site's ``assets`` mounts (``assets/``), for Hugo's ``resources.Get`` and
+    ``resources.GetMatch``; the first mount declared wins a name two hold."""
 
-    def __init__(self, root: Path):
-        self.root = root
-        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
-        self.names = [p.relative_to(root).as_posix() for p in files]
+    def __init__(self, mounts: tuple[Mount, ...]):
+        self.root = mounts[0].source if mounts else Path("assets")  # what errors name
+        files: dict[str, Path] = {}
+        for mount in reversed(mounts):
+            files.update(walk_mount(mount))
+        self.files = files
+        self.names = list(self.files)
         self.by_lower = {n.lower(): n for n in self.names}  # names equal but for case: the last
+
+    def path(self, name: str) -> Path:
+        """The file of an asset name."""
+        return self.files.get(name) or self.root / name
 
     def get_match(self, pattern: str) -> Path | None:
         pattern = pattern.strip().lstrip("/")
@@ -103,9 +112,9 @@ class Assets:
             return None
         exact = self.by_lower.get(pattern.lower())
         if exact:
-            return self.root / exact
+            return self.files[exact]
         regex = glob_regex(pattern)
-        return next((self.root / n for n in self.names if regex.match(n)), None)
+        return next((self.files[n] for n in self.names if regex.match(n)), None)
 
 
 def feature_source(page: Page, assets: Assets) -> Path | str | None:
@@ -288,7 +297,7 @@ def remove_unfinished(cache: Path, pid: int | None) -> None:
 
 
 def site_assets(config) -> Assets:
-    return Assets(Path(config.source) / str(config.get("assetdir") or "assets"))
+    return Assets(tuple(component_mounts(config.mounts, "assets")))
 
 
 def thumbnail_cache(config) -> Path:

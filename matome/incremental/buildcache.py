@@ -45,7 +45,7 @@ from typing import Any
 from ..content.page import RENDERED_FIELDS, Page
 from ..graph.site import Site
 from ..render.environment import EscapeKeyedBytecodeCache
-from ..render.plan import PAGINATOR, Output
+from ..render.plan import PAGINATOR_BYTES, Output
 from .reads import page_key
 
 CACHE_DIR = ".matome-cache"
@@ -317,14 +317,13 @@ def template_digests(dirs: list[Path]) -> dict[str, tuple]:
     """Each template name with, in every template folder, the digest of its file and
     whether it names the paginator (None: absent)."""
     found: dict[str, list] = {}
-    word = PAGINATOR.encode()
     for i, directory in enumerate(dirs):
         for path in directory.rglob("*"):
             if path.is_file():
                 name = path.relative_to(directory).as_posix()
                 slot = found.setdefault(name, [None] * len(dirs))
                 data = path.read_bytes()
-                slot[i] = (hashlib.blake2b(data).hexdigest(), word in data)
+                slot[i] = (hashlib.blake2b(data).hexdigest(), bool(PAGINATOR_BYTES.search(data)))
     return {name: tuple(slots) for name, slots in found.items()}
 
 

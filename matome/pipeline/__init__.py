@@ -54,6 +54,7 @@ from ..incremental.reads import (
 from ..incremental.snapshot import Snapshot
 from ..markup.expand import ContentRenderer
 from ..markup.markdown import MarkdownRenderer
+from ..mounts import component_folders, mount_prefixes, static_mounts
 from ..parallel import ForkedCall
 from ..progress import Progress
 from ..publish.staging import clean_stale, make_staging, move_in, swap_in
@@ -61,7 +62,7 @@ from ..render.environment import make_environment, template_dirs, theme_dir
 from ..render.plan import Output, plan_outputs
 from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
-from ..render.undefined import UndefinedName, fail_on_undefined
+from ..render.undefined import RenderWarning, fail_on_undefined
 from ..search import article_pages, search_enabled, update_search
 from . import context
 from .bodies import render_bodies
@@ -268,11 +269,12 @@ def _plan_files(run: _Run, thumbnails) -> tuple[list[Output], list[SourceError]]
     report.warnings += [p for p in problems if p.severity != "error"]
     # What a run on the same graph warns about again (a render that used an undefined name
     # is rendered again, and warns again, each run).
-    run.graph_warnings = [w for w in report.warnings if not isinstance(w, UndefinedName)]
-    if (run.source / "layouts").is_dir() or run.config.theme:
+    run.graph_warnings = [w for w in report.warnings if not isinstance(w, RenderWarning)]
+    layouts = component_folders(run.config.mounts, "layouts")
+    if any(folder.exists() for folder in layouts) or run.config.theme:
         report.warnings.append(
             SourceError(
-                str(run.source / "layouts"),
+                str(next((f for f in layouts if f.exists()), run.source / "layouts")),
                 0,
                 0,
                 "Hugo layouts and themes are not used: matome renders with its own Jinja templates",
@@ -520,15 +522,13 @@ def _plan(
 ):
     """Every file of the site; on a kept graph, the last plan unless a static file or a
     template changed (whether a list is paginated in a format is read from its template)."""
-    static_dirs = list(
-        dict.fromkeys(d.resolve() for d in [theme_dir() / "static", source / "static"])
-    )
+    static = static_mounts(changes.config.mounts, theme_dir() / "static")
     if snap is not None and thumbnails is None and not templates_changed:
-        statics = tuple(f"{d}{os.sep}" for d in static_dirs)
+        statics = mount_prefixes(static)
         if not any(path.startswith(statics) for path in changes.files):
             return snap.outputs, []  # the same graph and files plan the same
     images = thumbnails.outputs if thumbnails is not None else snap.images.outputs
-    return plan_outputs(site, static_dirs, images)
+    return plan_outputs(site, static, images)
 
 
 def _defer(

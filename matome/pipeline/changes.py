@@ -20,6 +20,7 @@ from ..content.data import data_dirs
 from ..content.languages import content_roots
 from ..incremental import buildcache
 from ..incremental.buildcache import LastBuild
+from ..mounts import component_folders, static_mounts
 from ..parallel import ForkedCall
 from ..render.environment import template_dirs, theme_dir
 from .state import DiskStore
@@ -52,15 +53,16 @@ def input_roots(source: Path, config: SiteConfig) -> tuple[list[Path], list[Path
     """The folders and files a run reads: a run with none of them changed has no work."""
     roots = [
         *(root.path for root in content_roots(config)),
-        *(directory for directory, _ in data_dirs(config)),
-        source / "i18n",
+        *(d[0] for d in data_dirs(config)),
+        *component_folders(config.mounts, "i18n"),
         *template_dirs(source),
-        theme_dir() / "static",
-        source / "static",
-        source / str(config.get("assetDir") or "assets"),
+        *(m.source for m in static_mounts(config.mounts, theme_dir() / "static")),
+        *component_folders(config.mounts, "assets"),
     ]
     roots += [Path(f) for f in config.files if Path(f).is_dir()]
-    return roots, [Path(f) for f in config.files if not Path(f).is_dir()]
+    files = [Path(f) for f in config.files if not Path(f).is_dir()]
+    files += [root for root in roots if root.is_file()]  # a mount of one file
+    return [root for root in roots if not root.is_file()], files
 
 
 def content_prefixes(config: SiteConfig) -> tuple[str, ...]:

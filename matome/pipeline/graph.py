@@ -25,6 +25,7 @@ from ..images.thumbnails import register_prepared, renumber_pages
 from ..incremental import snapshot
 from ..incremental.buildcache import BuildCache
 from ..incremental.snapshot import Snapshot
+from ..mounts import mount_prefixes, static_mounts
 from ..parallel import FORKS
 from ..render.environment import template_dirs, theme_dir
 from .changes import Changes, content_prefixes
@@ -160,7 +161,7 @@ def kept_graph(
         return None  # a page became due or expired: the loader would leave out others
     source = changes.config.source
     templates = tuple(f"{d}{os.sep}" for d in template_dirs(source))
-    statics = tuple(f"{d.resolve()}{os.sep}" for d in (theme_dir() / "static", source / "static"))
+    statics = mount_prefixes(static_mounts(changes.config.mounts, theme_dir() / "static"))
     content = content_prefixes(changes.config)
     edited = set()
     for path in changes.files:

@@ -55,6 +55,15 @@ def layout_candidates(page: Page, fmt: OutputFormat = HTML) -> list[str]:
     if fmt.name == "html":
         return [f"{n}.html" for n in layouts]
     name, suffix = fmt.name, fmt.suffix
+    if not suffix:  # a format without a suffix (Netlify's _redirects): list.redir, redir
+        folders = dict.fromkeys([page.type, page.section]) if page.kind != "home" else {}
+        return [
+            *(f"{n}.{name}" for n in layouts),
+            f"all.{name}",
+            *(f"{d}/{name}" for d in folders if d),
+            name,
+            f"_default/{name}",
+        ]
     folders = dict.fromkeys([page.type, page.section]) if page.kind != "home" else {}
     named_by_format = [f"{d}/{name}.{suffix}" for d in folders if d]
     named_by_format += [f"{name}.{suffix}", f"_default/{name}.{suffix}"]

@@ -13,6 +13,7 @@ render calls ``.Paginator``; matome decides before rendering).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +22,19 @@ from ..content.urls import is_safe_relative, output_path_for
 from ..errors import SourceError
 from ..formats import OutputFormat, format_location
 from ..graph.site import Site
+from ..mounts import Mount, walk_mount
 from .environment import find_layout, layout_candidates, template_dirs, template_names
 
 LIST_KINDS = ("home", "section", "taxonomy", "term")
-# The word in a template that makes a list page in a format other than HTML paginated.
-PAGINATOR = "paginator"
+# The words in a template that make a list page paginated (Hugo writes the pagers of a list
+# only when its template asks for the paginator).
+PAGINATOR = re.compile(r"\bpaginat(?:or|e)\b")
+PAGINATOR_BYTES = re.compile(PAGINATOR.pattern.encode())
+# The templates a Jinja template uses: {% extends/include/import/from "name" %}, partial("name").
+TEMPLATE_USES = re.compile(
+    r"""\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']"""
+    r"""|\bpartial(?:_cached)?\(\s*["']([^"']+)["']"""
+)
 
 
 @dataclass(frozen=True)
@@ -42,7 +51,7 @@ class Output:
 
 
 def plan_outputs(
-    site: Site, static_dirs: list[Path], generated: Sequence[Output] = ()
+    site: Site, static: list[Mount], generated: Sequence[Output] = ()
 ) -> tuple[list[Output], list[SourceError]]:
     """``generated``: files made before planning (thumbnails), written as copies. The
     problems are errors, and warnings (a format with no template)."""
@@ -61,7 +70,10 @@ def plan_outputs(
             if name == "html":
                 outputs.append(Output("page", page.out_path, page.index, origin=origin))
                 if page.kind in LIST_KINDS and page.pagers:
-                    outputs.extend(_pager_outputs(page, origin, lang, config))
+                    # Hugo writes a list's pagers only when its template paginates.
+                    found = layouts.find(page, page.site.output_formats["html"])
+                    if found is None or layouts.paginates(found):
+                        outputs.extend(_pager_outputs(page, origin, lang, config))
                 continue
             fmt = page.site.output_formats[name]
             found = layouts.find(page, fmt)
@@ -110,7 +122,7 @@ def plan_outputs(
     for source, rel in site.static_content:
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
     outputs.extend(generated)
-    outputs.extend(_static_outputs(static_dirs, {o.out_path for o in outputs}))
+    outputs.extend(_static_outputs(static, {o.out_path for o in outputs}))
     kept, errors = _check_targets(outputs)
     for (name, _), pages in missing.items():
         problems.append(_no_template(pages, site.output_formats[name]))
@@ -141,13 +153,25 @@ class _Layouts:
         return self.found[key]
 
     def paginates(self, found: tuple[int, str]) -> bool:
+        """Whether the template, or one it extends, includes, imports or calls as a
+        partial, uses the paginator (Hugo's ``.Paginator``, ``.Paginate``)."""
         if found not in self.paginating:
-            path = self.dirs[found[0]] / found[1]
-            try:
-                self.paginating[found] = PAGINATOR in path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                self.paginating[found] = False  # the render reports what is wrong with it
+            self.paginating[found] = self._uses_paginator(found[1], set())
         return self.paginating[found]
+
+    def _uses_paginator(self, name: str, seen: set[str]) -> bool:
+        seen.add(name)
+        path = next((d / name for d in self.dirs if (d / name).is_file()), None)
+        if path is None:
+            return False
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return False  # the render reports what is wrong with it
+        if PAGINATOR.search(text):
+            return True
+        used = [m[0] or f"partials/{m[1]}" for m in TEMPLATE_USES.findall(text)]
+        return any(self._uses_paginator(u, seen) for u in used if u not in seen)
 
 
 def _no_template(pages: list, fmt: OutputFormat) -> SourceError:
@@ -201,33 +225,16 @@ def _sitemap_name(config) -> str:
     return str((config.get("sitemap") or {}).get("filename") or "sitemap.xml")
 
 
-def _static_outputs(static_dirs: list[Path], taken: set[str]) -> list[Output]:
-    """Files of the theme's and the site's ``static/``; the site's win over the theme's."""
+def _static_outputs(static: list[Mount], taken: set[str]) -> list[Output]:
+    """Files of the theme's and the site's static mounts; a later mount's file wins a path."""
     files: dict[str, Path] = {}
-    for directory in static_dirs:
-        if not directory.is_dir():
-            continue
-        for path in sorted(directory.rglob("*")):
-            if (
-                path.is_file()
-                and not path.is_symlink()
-                or path.is_symlink()
-                and _inside(path, directory)
-            ):
-                files[path.relative_to(directory).as_posix()] = path
+    for mount in static:
+        files.update(walk_mount(mount))
     return [
         Output("copy", rel, source=src, origin=f"static/{rel}")
         for rel, src in files.items()
         if rel not in taken
     ]
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return path.resolve().is_file()
 
 
 def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceError]]:

@@ -229,7 +229,7 @@ class SiteResources:
     def _make(self, recipe: tuple) -> Made:
         kind = recipe[0]
         if kind == "asset":
-            path = self.assets.root / recipe[1]
+            path = self.assets.path(recipe[1])
             return Made(recipe[1], "/" + recipe[1], path)
         if kind == "bundle":
             _, source, out_path, name = recipe

@@ -189,6 +189,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
     )
     env.globals.update(both, site=site, ref=ref, relref=relref, get_page=get_page)
     env.globals.update(partial=partial, partial_cached=partial_cached, error=raise_error)
+    env.globals.update(warn=env.undefined_names.warn)
     env.globals.update(highlight=highlight, thumbnail=functools.partial(thumbnail, site))
     install_site_namespaces(env, site)
     install_resources(env, site)

@@ -35,7 +35,12 @@ _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*\w+|\[[^\[\]]*\])*")
 _SEGMENT = re.compile(r"\s*\.\s*(\w+)|\[\s*(?:\"([^\"]*)\"|'([^']*)'|(\d+))\s*\]")
 
 
-class UndefinedName(SourceError):
+class RenderWarning(SourceError):
+    """A warning a render gives: it is given again by each render, never kept with the
+    site graph."""
+
+
+class UndefinedName(RenderWarning):
     """A warning (or with ``--strict`` an error) about a name a template used that does not
     exist."""
 
@@ -57,6 +62,16 @@ class UndefinedNames:
     def take(self) -> list[SourceError]:
         found, self.found = self.found, []
         return found
+
+    def warn(self, position: str, message: str) -> str:
+        """A template's own warning (``warn``) at ``position``, ``path:line:col``; the
+        render is done again in the next build, which warns again. Prints nothing."""
+        if self.read_log is not None:
+            self.read_log.always("warning")
+        path, line, col = (position.rsplit(":", 2) + ["0", "0"])[:3]
+        place = (int(line), int(col)) if line.isdigit() and col.isdigit() else (0, 0)
+        self.found.append(RenderWarning(path, *place, message, "warning"))
+        return ""
 
     def report(self, undefined: jinja2.Undefined) -> None:
         if self.read_log is not None:

@@ -30,6 +30,7 @@ from ..graph.site import Site
 from ..incremental import buildcache
 from ..incremental.buildcache import OutputRecord
 from ..incremental.reads import GraphView, page_key
+from ..mounts import component_folders, static_mounts
 from ..pipeline import Options, context, run
 from ..pipeline.bodies import render_pages
 from ..pipeline.outputs import ReadNumbers, write_chunk
@@ -79,8 +80,18 @@ class SitePaths:
     content: list[Path]  # the site's content folder, and each language's own
     templates: list[Path]  # the site's first
     static: list[Path]
-    assets: Path
+    assets: list[Path]  # the assets mounts (``assets/``)
     config_dir: Path
+    i18n: list[Path] = field(default_factory=list)  # the i18n mounts (``i18n/``)
+    unwatched: list[Path] = field(default_factory=list)  # mounts with ``disableWatch``
+
+    @property
+    def folders(self) -> list[Path]:
+        """The folders to watch with everything below them (a mount of one file: its
+        folder, whose other files are no kind of input)."""
+        places = [*self.content, *self.templates, *self.static, *self.assets, *self.i18n]
+        places = [p for p in places if p not in self.unwatched]
+        return [p.parent if p.is_file() else p for p in [*places, self.config_dir]]
 
     def kind_of(self, path: Path) -> str:
         """config, template, content, static, assets or '' (not something a build reads)."""
@@ -88,16 +99,17 @@ class SitePaths:
             stem, _, ext = path.name.partition(".")
             if stem in ROOT_NAMES and ext in CONFIG_EXTS:
                 return "config"
-            folders = ("config", "templates", "static", "i18n", self.assets.name)
-            if path.name in folders or any(path == c for c in self.content):
+            folders = ("config", "templates", "static", "i18n", "assets")
+            mounted = [*self.content, *self.static, *self.assets, *self.i18n]
+            if path.name in folders or path in mounted:
                 return "folder"  # a watched folder appeared or went away
             return ""
         for kind, roots in (
-            ("config", [self.config_dir, self.source / "i18n"]),
+            ("config", [self.config_dir, *self.i18n]),
             ("template", self.templates),
             ("content", self.content),
             ("static", self.static),
-            ("assets", [self.assets]),
+            ("assets", self.assets),
         ):
             if any(path.is_relative_to(r) for r in roots):
                 return kind
@@ -110,11 +122,11 @@ def site_paths(source: Path, config: SiteConfig) -> SitePaths:
         source=source,
         content=[root.path.resolve() for root in content_roots(config)],
         templates=[(source / "templates").resolve(), (theme_dir() / "templates").resolve()],
-        static=list(
-            dict.fromkeys(d.resolve() for d in [theme_dir() / "static", source / "static"])
-        ),
-        assets=(source / str(config.get("assetDir") or "assets")).resolve(),
+        static=[m.source for m in static_mounts(config.mounts, theme_dir() / "static")],
+        assets=component_folders(config.mounts, "assets"),
         config_dir=(source / "config").resolve(),
+        i18n=component_folders(config.mounts, "i18n"),
+        unwatched=[m.source for m in config.mounts if not m.watch],
     )
 
 

@@ -396,11 +396,9 @@ def serve(args: argparse.Namespace, flags: Flags) -> int:
     # Watching starts before the first build, so that an edit saved meanwhile is built next.
     watcher = Watcher(
         lambda changed: _rebuild(live, server, changed, args),
-        recursive=[*paths.content, *paths.templates, *paths.static, paths.assets, paths.config_dir]
-        + [source / "i18n"],
+        recursive=paths.folders,
         flat=[source],
-        late=[*paths.content, paths.templates[0], paths.static[-1], paths.assets, paths.config_dir]
-        + [source / "i18n"],
+        late=paths.folders,
     )
     serving = False
     signal.signal(signal.SIGTERM, _interrupt)
