@@ -89,6 +89,18 @@ def _valid_encoded(text: str, mode: str) -> bool:
     return all(c in _VALID_ENCODED or not _should_escape(c, mode) for c in _bytes(text))
 
 
+def _raw_if_same(raw: str, value: str, mode: str) -> str | None:
+    """``raw``, when it is a valid encoding of ``value`` (Go keeps a path or fragment as
+    written then); else None."""
+    if raw and _valid_encoded(raw, mode):
+        try:
+            if _unescape(raw, mode) == value:
+                return raw
+        except URLError:
+            pass
+    return None
+
+
 def _quote(text: str) -> str:
     """Go's ``%q`` of text that parsed this far (no control characters in it)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -115,22 +127,14 @@ class GoURL:
         return bool(self.scheme)
 
     def escaped_path(self) -> str:
-        if self.raw_path and _valid_encoded(self.raw_path, PATH):
-            try:
-                if _unescape(self.raw_path, PATH) == self.path:
-                    return self.raw_path
-            except URLError:
-                pass
+        kept = _raw_if_same(self.raw_path, self.path, PATH)
+        if kept is not None:
+            return kept
         return "*" if self.path == "*" else _escape(self.path, PATH)
 
     def escaped_fragment(self) -> str:
-        if self.raw_fragment and _valid_encoded(self.raw_fragment, FRAGMENT):
-            try:
-                if _unescape(self.raw_fragment, FRAGMENT) == self.fragment:
-                    return self.raw_fragment
-            except URLError:
-                pass
-        return _escape(self.fragment, FRAGMENT)
+        kept = _raw_if_same(self.raw_fragment, self.fragment, FRAGMENT)
+        return kept if kept is not None else _escape(self.fragment, FRAGMENT)
 
     def string(self) -> str:
         """Go's ``URL.String``."""
@@ -259,6 +263,7 @@ def _host(host: str) -> str:
 
 # What html/template's URL normaliser lets through as it is ("%" when it starts an escape).
 _NORMAL = _ALNUM | frozenset(b"!#$&*+,/:;=?@[]-._~")
+# Go's html/template escapes these in text and attributes ('+' too: c++ is c&#43;&#43;).
 _ATTRIBUTE_ESCAPES = str.maketrans(
     {
         "\0": "\ufffd",

@@ -22,6 +22,7 @@ from ..content.urls import is_safe_relative, output_path_for
 from ..errors import SourceError
 from ..formats import OutputFormat, format_location
 from ..graph.site import Site
+from ..markup import go_url
 from ..mounts import Mount, walk_mount
 from .environment import find_layout, layout_candidates, template_dirs, template_names
 
@@ -287,27 +288,13 @@ def _check_targets(outputs: list[Output]) -> tuple[list[Output], list[SourceErro
     return [out for out in kept if out is not None], errors
 
 
-# Go's html/template escapes these in text and attributes ('+' too: c++ is c&#43;&#43;).
-_GO_HTML_ESCAPES = str.maketrans(
-    {
-        "\0": "\ufffd",
-        '"': "&#34;",
-        "&": "&amp;",
-        "'": "&#39;",
-        "+": "&#43;",
-        "<": "&lt;",
-        ">": "&gt;",
-    }
-)
-
-
 def alias_html(target: str, lang: str) -> str:
     """The redirect page Hugo (0.168) writes for an alias, byte for byte: ``lang`` is the
     site language's code."""
-    target = target.translate(_GO_HTML_ESCAPES)
+    target = go_url.attribute_text(target)
     return (
         "<!DOCTYPE html>\n"
-        f'<html lang="{lang.translate(_GO_HTML_ESCAPES)}">\n'
+        f'<html lang="{go_url.attribute_text(lang)}">\n'
         "\t<head>\n"
         f"\t\t<title>{target}</title>\n"
         f'\t\t<link rel="canonical" href="{target}">\n'
