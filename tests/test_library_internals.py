@@ -17,6 +17,7 @@ import inspect
 from importlib.metadata import version
 
 import jinja2
+import jinja2.compiler
 import jinja2.runtime
 import jinja2.utils
 import pytest
@@ -386,6 +387,13 @@ JINJA_INTERNALS = [
         lambda: jinja_parameters(jinja2.Environment._load_template) == ["self", "name", "globals"],
     ),
     ("jinja2.utils.missing", lambda: repr(jinja2.utils.missing) == "missing"),
+    (
+        "CodeGenerator._output_child_to_const(node, frame, finalize)",
+        lambda: (
+            jinja_parameters(jinja2.compiler.CodeGenerator._output_child_to_const)
+            == ["self", "node", "frame", "finalize"]
+        ),
+    ),
     (
         "Macro.__call__ marked pass_eval_context",
         lambda: (
