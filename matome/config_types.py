@@ -82,6 +82,7 @@ SCHEMA: dict[str, Any] = {
     "buildexpired": bool,
     "enablegitinfo": bool,
     "canonifyurls": bool,
+    "disablepathtolower": bool,
     "disablealiases": bool,
     "pluralizelisttitles": bool,
     "capitalizelisttitles": bool,
