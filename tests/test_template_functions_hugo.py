@@ -290,7 +290,7 @@ def test_the_generator_says_matome_and_its_version(tmp_path):
         {**CONTENT, "templates/index.html": "{{ hugo.environment }} {{ hugo.is_development }}"},
     )
     dev, _ = build_matome(dev_site, "-e", "development")
-    assert (dev / "index.html").read_text() == "development True"
+    assert (dev / "index.html").read_text() == "development true"
 
 
 def test_a_list_made_by_where_and_a_page_showing_the_time_are_rendered_again(tmp_path):
