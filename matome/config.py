@@ -46,7 +46,7 @@ ACTED_ON = frozenset(
         # content
         "taxonomies", "permalinks", "frontmatter", "summarylength", "hascjklanguage",
         "builddrafts", "buildfuture", "buildexpired", "enablegitinfo", "disablekinds",
-        "uglyurls", "canonifyurls", "disablealiases", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
+        "uglyurls", "canonifyurls", "disablepathtolower", "disablealiases", "timezone", "enableemoji", "markup", "related", "pagination", "paginate",
         # the highlighting keys of Hugo's Pygments days, which Hugo still applies
         "pygmentsoptions", "pygmentsstyle", "pygmentsuseclasses", "pygmentscodefences",
         "pygmentscodefencesguesssyntax", "pluralizelisttitles", "capitalizelisttitles",
@@ -345,6 +345,9 @@ class SiteConfig:
     # canonifyURLs: root-relative URLs in HTML made absolute after rendering, and the
     # relative URLs of pages written without the baseURL's path (it comes back then).
     canonify_urls: bool = False
+    # disablePathToLower: paths made from file, folder, section, slug, title and term names
+    # (and ``urlize``) keep their case.
+    disable_path_to_lower: bool = False
     # disableAliases: no redirect page for front matter aliases (pagers' page/1/ stay).
     disable_aliases: bool = False
     disable_pager_aliases: bool = False  # [pagination] disableAliases: no page/1/ redirect
@@ -498,6 +501,7 @@ def _make_config(
         disable_kinds=frozenset(str(k).lower() for k in tree.get("disablekinds") or []),
         ugly_urls=tree.get("uglyurls") or False,
         canonify_urls=bool(tree.get("canonifyurls", False)),
+        disable_path_to_lower=bool(tree.get("disablepathtolower", False)),
         disable_aliases=bool(tree.get("disablealiases", False)),
         disable_pager_aliases=bool(pagination.get("disablealiases", False)),
         files=files,

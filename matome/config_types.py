@@ -56,6 +56,8 @@ _LANGUAGE = {
     "contentdir": str,
 }
 _DATES = [str]
+# Keys whose text names a folder.
+_FOLDER_KEYS = frozenset({"contentdir", "assetdir", "publishdir", "datadir", "themesdir"})
 
 # Key (lower case) -> the type matome needs: a Python type, a nested table of the same
 # form, or a one-item list for "a list of these".
@@ -82,6 +84,7 @@ SCHEMA: dict[str, Any] = {
     "buildexpired": bool,
     "enablegitinfo": bool,
     "canonifyurls": bool,
+    "disablepathtolower": bool,
     "disablealiases": bool,
     "pluralizelisttitles": bool,
     "capitalizelisttitles": bool,
@@ -207,6 +210,10 @@ class _Checker:
     def scalar(self, value: Any, want: type, path: list) -> Any:
         if want is str:
             if isinstance(value, str):
+                if "\x00" in value and str(path[-1]).lower() in _FOLDER_KEYS:
+                    # No file system takes it: the folder could not be read or written.
+                    self.error(path, "a folder name cannot hold a NUL character")
+                    return ""
                 return value
             if isinstance(value, (dict, list)):
                 self.error(path, f"expected text, got {_shown(value)}")

@@ -76,3 +76,11 @@ def test_a_value_hugo_refuses_is_an_error_at_its_line(tmp_path):
     assert result.returncode == 1
     assert f"{root}/hugo.toml:4:3: error: pagination.pagersize: expected a number" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_folder_name_with_a_nul_character_is_an_error_at_its_line(tmp_path):
+    root = site(tmp_path / "s", 'baseURL = "/"\ncontentDir = "a\\u0000b"\n')
+    result = matome("build", "-s", str(root), "-d", str(tmp_path / "out"))
+    assert result.returncode == 1
+    assert f"{root}/hugo.toml:2:1: error: contentdir: a folder name cannot hold" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,7 +1,7 @@
 """The internals of other libraries matome relies on still have the shape it needs.
 
-matome/markup/markdown/library_internals.py gathers every import of a markdown-it-py,
-mdit-py-plugins or rich internal, and matome/render/jinja_internals.py every use of a
+matome/markup/markdown/library_internals.py gathers every import of a markdown-it-py or
+mdit-py-plugins internal, and matome/render/jinja_internals.py every use of a
 Jinja internal; the Markdown package relies on a few more internal behaviours (rule
 names, token types, ``meta`` keys, parser state attributes). An upgrade that changes one
 of them fails here with the library, its version and the internal named, rather than as a
@@ -17,6 +17,7 @@ import inspect
 from importlib.metadata import version
 
 import jinja2
+import jinja2.compiler
 import jinja2.runtime
 import jinja2.utils
 import pytest
@@ -327,24 +328,6 @@ def test_deflist_tokens_are_the_ones_the_fix_ups_rewrite():
     require(dd.map is not None, "mdit-py-plugins", "dd_open.map", "the definition's lines")
 
 
-# --- rich ---------------------------------------------------------------------------------------
-
-
-def test_rich_emoji_table_maps_github_names():
-    from matome.markup.markdown.library_internals import rich_emoji_codes
-
-    try:
-        codes = rich_emoji_codes()
-    except ImportError as error:
-        pytest.fail(f"rich {version('rich')}: rich._emoji_codes.EMOJI is gone ({error}); {WHERE}")
-    require(
-        isinstance(codes, dict) and codes.get("smile") == "\U0001f604",
-        "rich",
-        "_emoji_codes.EMOJI",
-        "a dict of GitHub-style names to emoji",
-    )
-
-
 # --- Jinja ---------------------------------------------------------------------------------
 
 
@@ -386,6 +369,13 @@ JINJA_INTERNALS = [
         lambda: jinja_parameters(jinja2.Environment._load_template) == ["self", "name", "globals"],
     ),
     ("jinja2.utils.missing", lambda: repr(jinja2.utils.missing) == "missing"),
+    (
+        "CodeGenerator._output_child_to_const(node, frame, finalize)",
+        lambda: (
+            jinja_parameters(jinja2.compiler.CodeGenerator._output_child_to_const)
+            == ["self", "node", "frame", "finalize"]
+        ),
+    ),
     (
         "Macro.__call__ marked pass_eval_context",
         lambda: (

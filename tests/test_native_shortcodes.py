@@ -227,5 +227,5 @@ def test_get_reads_named_and_positional_arguments_alike(tmp_path):
     renderer, page = _renderer(tmp_path, True, template)
     named = '{{< matomeQuote body="b" >}}'
     positional = '{{< matomeQuote "p0" >}}'
-    assert _html(renderer, page, named) == "b|d|None|d|True\n"
-    assert _html(renderer, page, positional) == "None|d|p0|d|False\n"
+    assert _html(renderer, page, named) == "b|d||d|true\n"
+    assert _html(renderer, page, positional) == "|d|p0|d|false\n"

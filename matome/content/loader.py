@@ -471,11 +471,12 @@ def page_url(page: Page, config: SiteConfig) -> str:
         )
     assert page.file is not None
     rel_dir = page.file.dir.rstrip("/")
+    lower = not config.disable_path_to_lower
     if page.kind in ("home", "section"):
         pattern = permalink_pattern(config, "section", rel_dir) if page.kind == "section" else None
         if pattern:
             return expand_permalink(pattern, page, config)
-        return "/" + (_path_segments(rel_dir) + "/" if rel_dir else "")
+        return "/" + (_path_segments(rel_dir, lower) + "/" if rel_dir else "")
     own = rel_dir if page.file.base_name == "index" else f"{rel_dir}/{page.file.base_name}"
     pattern = permalink_pattern(config, "page", own)
     if pattern:
@@ -486,13 +487,13 @@ def page_url(page: Page, config: SiteConfig) -> str:
     else:
         parent = rel_dir
         name = page.file.base_name
-    last = urlize(page.slug) if page.slug else file_path_segment(name)
-    parts = [p for p in (_path_segments(parent), last) if p]
+    last = urlize(page.slug, lower) if page.slug else file_path_segment(name, lower)
+    parts = [p for p in (_path_segments(parent, lower), last) if p]
     return "/" + "/".join(parts) + "/"
 
 
-def _path_segments(path: str) -> str:
-    return "/".join(file_path_segment(p) for p in path.split("/") if p)
+def _path_segments(path: str, lower: bool) -> str:
+    return "/".join(file_path_segment(p, lower) for p in path.split("/") if p)
 
 
 def expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
@@ -509,8 +510,9 @@ def expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
     else:  # a taxonomy or term page: its path is the taxonomy's name, then the term's
         sections = [page.taxonomy, page.term_key] if page.kind == "term" else [page.taxonomy]
         filename, base_name = "", sections[-1]
-    title_slug = urlize(page.title)
-    slug = urlize(page.slug) if page.slug else ""
+    lower = not config.disable_path_to_lower
+    title_slug = urlize(page.title, lower)
+    slug = urlize(page.slug, lower) if page.slug else ""
     tokens = {
         "year": str(d.year),  # Go's strconv.Itoa: year 1 is "1"
         "month": f"{d.month:02d}",
@@ -519,20 +521,21 @@ def expand_permalink(pattern: str, page: Page, config: SiteConfig) -> str:
         "weekday": str((d.weekday() + 1) % 7),
         "weekdayname": d.strftime("%A"),
         "yearday": str(d.timetuple().tm_yday),
-        "section": page.section,
-        "sections": "/".join(sections),
+        # Hugo's section names are lower case even with disablePathToLower.
+        "section": page.section.lower(),
+        "sections": "/".join(sections).lower(),
         "title": title_slug,
         "slug": slug or title_slug,
-        "filename": urlize(filename),
-        "contentbasename": urlize(base_name),
-        "slugorfilename": slug or urlize(filename),
-        "slugorcontentbasename": slug or urlize(base_name),
+        "filename": urlize(filename, lower),
+        "contentbasename": urlize(base_name, lower),
+        "slugorfilename": slug or urlize(filename, lower),
+        "slugorcontentbasename": slug or urlize(base_name, lower),
     }
 
     def replace(m: re.Match) -> str:
         return tokens.get(m.group(1), m.group(0))
 
-    expanded = clean_url(permalink_path(re.sub(r":([a-z]+)", replace, pattern)))
+    expanded = clean_url(permalink_path(re.sub(r":([a-z]+)", replace, pattern), lower))
     if not expanded.endswith("/") and "." not in expanded.rsplit("/", 1)[-1]:
         expanded += "/"
     return expanded

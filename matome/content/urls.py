@@ -1,4 +1,5 @@
-"""Paths and URLs as Hugo makes them: sanitized, lower-cased, percent-encoded.
+"""Paths and URLs as Hugo makes them: sanitized, lower-cased (unless ``disablePathToLower``),
+percent-encoded.
 
 A page has two forms of its location: the output path on disk (Unicode,
 ``tags/c#/index.html``) and the URL in HTML (``/tags/c%23/``).
@@ -62,25 +63,31 @@ def _is_go_space(ch: str) -> bool:
     return ch in _GO_SPACES or unicodedata.category(ch)[0] == "Z"
 
 
-def file_path_segment(name: str) -> str:
+def file_path_segment(name: str, lower: bool = True) -> str:
     """A folder or file name as part of a page's path: Hugo turns each space into ``-``
-    before sanitizing (``a - b.md`` is ``a---b``), then lower-cases."""
-    return sanitize_path(name.replace(" ", "-")).lower()
+    before sanitizing (``a - b.md`` is ``a---b``), then lower-cases unless ``lower`` is
+    false (``disablePathToLower``)."""
+    segment = sanitize_path(name.replace(" ", "-"))
+    return segment.lower() if lower else segment
 
 
-def permalink_path(expanded: str) -> str:
+def permalink_path(expanded: str, lower: bool = True) -> str:
     """A permalink pattern once its tokens are filled in, as Hugo makes it a path: decoded
-    as a query string (``+`` is a space, ``%XX`` a byte), sanitized again, lower-cased."""
+    as a query string (``+`` is a space, ``%XX`` a byte), sanitized again, lower-cased
+    unless ``lower`` is false."""
     try:
         decoded = unquote_plus(expanded, errors="strict")
     except UnicodeDecodeError:
         decoded = expanded
-    return sanitize_path(decoded).lower()
+    path = sanitize_path(decoded)
+    return path.lower() if lower else path
 
 
-def urlize(text: str) -> str:
-    """Hugo's ``urlize`` for a term or a title: sanitized, lower-cased, still unescaped."""
-    return sanitize_path(str(text)).lower()
+def urlize(text: str, lower: bool = True) -> str:
+    """Hugo's ``urlize`` for a term or a title: sanitized, lower-cased unless ``lower`` is
+    false, still unescaped."""
+    path = sanitize_path(str(text))
+    return path.lower() if lower else path
 
 
 def escape_url_path(path: str) -> str:

@@ -32,7 +32,8 @@ def make_sections(config: SiteConfig, pages: list[Page], home: Page) -> dict[str
                 section=page.section,
                 type=page.section,
             )
-            set_location(section, "/" + file_path_segment(page.section) + "/", config)
+            segment = file_path_segment(page.section, not config.disable_path_to_lower)
+            set_location(section, "/" + segment + "/", config)
             sections[page.section] = section
     return sections
 

@@ -98,7 +98,9 @@ def make_taxonomies(
             term_page.parent = tax_page
             take_dates(term_page, term_page.pages, now)
             set_location(
-                term_page, _list_url(config, term_page, f"{plural}/{term_page.term_key}"), config
+                term_page,
+                _list_url(config, term_page, f"{plural}/{_term_path(config, term_page)}"),
+                config,
             )
         terms = sort_pages(list(by_key.values()))
         tax_page.pages = terms
@@ -136,6 +138,14 @@ def _term_page(config: SiteConfig, index: Page | None, plural: str, raw: str, ke
     )
 
 
+def _term_path(config: SiteConfig, term_page: Page) -> str:
+    """A term in its page's path: its key (lower case), or with ``disablePathToLower`` the
+    term as the first page that names it writes it (``AI`` and ``ai`` are one term)."""
+    if config.disable_path_to_lower:
+        return urlize(term_page.term, lower=False)
+    return term_page.term_key
+
+
 def _list_url(config: SiteConfig, page: Page, path: str) -> str:
     """A taxonomy's or term's URL: by its ``[permalinks]`` pattern, else its path
     (``/tags/``, ``/tags/go/``)."""
@@ -143,6 +153,7 @@ def _list_url(config: SiteConfig, page: Page, path: str) -> str:
     if pattern:
         return expand_permalink(pattern, page, config)
     plural, _, key = path.partition("/")
-    return (
-        f"/{sanitize_path(plural).lower()}/{key}/" if key else f"/{sanitize_path(plural).lower()}/"
-    )
+    plural = sanitize_path(plural)
+    if not config.disable_path_to_lower:
+        plural = plural.lower()
+    return f"/{plural}/{key}/" if key else f"/{plural}/"

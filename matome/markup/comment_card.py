@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from ..render.environment import theme_dir
+from ..render.go_values import finalize
 from ..render.jinja_internals import output_escape
 
 TEMPLATE = "shortcodes/matomeQuote.html"
@@ -41,7 +42,9 @@ def matome_quote(
         date = f' <span class="comment-date">{output_escape(time.text)}</span>'
     else:
         date = ""
-    user = output_escape(get("userName"))
+    user = get("userName")
+    # As ``{{ }}`` prints it (go_values.finalize): a bool as ``true``, none as nothing.
+    user = output_escape(user if type(user) is str else finalize(user))
     body = output_escape(body_html(get("body", "")))
     return (
         f'<article class="comment"{style}>\n'

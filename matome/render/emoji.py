@@ -3,38 +3,26 @@
 Hugo scans the string's bytes for a ``:``, looks for the next ``:`` no further than its
 longest code allows and with no space before it, and replaces a known code; where it goes on
 scanning after a miss follows its own arithmetic, kept here because it decides which colons
-pair up (``a:b:c:smile:``). The codes are the ones Markdown knows with ``enableEmoji``
-(GitHub's, as Goldmark's and ``emojify``'s tables agree on them): each candidate is looked
-up by rendering it with emoji on, through the Markdown renderer's public ``markdownify``.
+pair up (``a:b:c:smile:``). The codes are the ones Markdown knows with ``enableEmoji``,
+looked up whatever characters the name holds (``:A_button_(blood_type):``), as Hugo's
+``emojify`` does.
 """
 
 from __future__ import annotations
 
 import functools
-import html
-import re
 
-from ..markup.markdown import MarkdownRenderer
+from ..markup.markdown.emoji import emoji_for_name
 
 # Bytes of the longest ":code:" in the table of Hugo's emojify; no longer code pairs up.
 _LONGEST_CODE = 56
-# What the renderer makes of an emoji code: the emoji's code points as character references.
-_EMOJI_HTML = re.compile(r"(?:&#x[0-9a-f]+;|&zwj;)+")
-
-
-@functools.cache
-def _renderer() -> MarkdownRenderer:
-    return MarkdownRenderer(None, enable_emoji=True)
 
 
 @functools.lru_cache(maxsize=4096)
 def _emoji(code: bytes) -> bytes | None:
     """The emoji of ``:code:``, or None when it is no emoji code."""
-    text = code.decode("utf-8", "replace")
-    rendered = _renderer().markdownify(text)
-    if rendered == text or not _EMOJI_HTML.fullmatch(rendered):
-        return None
-    return html.unescape(rendered).encode()
+    found = emoji_for_name(code[1:-1].decode("utf-8", "replace"))
+    return None if found is None else found.encode()
 
 
 def emojify(text: str) -> str:

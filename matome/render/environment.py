@@ -26,7 +26,8 @@ from .functions import (
     truncate_text,
     xml_text,
 )
-from .jinja_internals import QuickCallContext, QuickImportTemplate
+from .go_values import finalize
+from .jinja_internals import FinalizeFirstCodeGenerator, QuickCallContext, QuickImportTemplate
 from .lists import delimit, group_by_date, intersect, union, uniq, where
 from .namespaces import MathFunctions
 from .text import find_re, printf, replace_re
@@ -202,7 +203,9 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
         keep_trailing_newline=True,
         auto_reload=False,
         cache_size=-1,
+        finalize=finalize,
     )
+    env.code_generator_class = FinalizeFirstCodeGenerator
     env.context_class = QuickCallContext
     env.template_class = QuickImportTemplate
     env.matome_template_names = [template_names(d) for d in template_dirs(source)]

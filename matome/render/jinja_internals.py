@@ -2,7 +2,8 @@
 the environment uses, the autoescape hook, and the hooks the read log and the shortcode
 expander need.
 
-Jinja's public API cannot do these: ``Context.call``, ``Template.new_context``,
+Jinja's public API cannot do these: the code generator's ``_output_child_to_const`` is
+overridden; ``Context.call``, ``Template.new_context``,
 ``_get_default_module`` and ``_from_namespace`` are overridden, ``root_render_func``
 and ``Environment._load_template`` are called or wrapped. They are known to hold for the
 Jinja versions ``pyproject.toml`` allows; ``tests/test_library_internals.py`` fails with
@@ -17,6 +18,8 @@ from types import BuiltinFunctionType, FunctionType, MethodType
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator
 from jinja2.runtime import Context, Macro
 from jinja2.utils import missing
 from markupsafe import Markup, escape
@@ -107,6 +110,19 @@ class QuickImportTemplate(jinja2.Template):
         env = self.environment
         names = self._global_names()
         return env.context_class(env, parent, self.name, self.blocks, globals=names)
+
+
+class FinalizeFirstCodeGenerator(CodeGenerator):
+    """Jinja's compiler, with a constant that is no text (``{{ true }}``, ``{{ 1 == 1 }}``)
+    printed at run time: at compile time Jinja escapes such a constant before the
+    environment's ``finalize`` sees it, so ``finalize`` would get the text ``True``."""
+
+    def _output_child_to_const(self, node: nodes.Expr, frame: Any, finalize: Any) -> str:
+        if not isinstance(node, nodes.TemplateData) and not isinstance(
+            node.as_const(frame.eval_ctx), str
+        ):
+            raise nodes.Impossible()
+        return super()._output_child_to_const(node, frame, finalize)
 
 
 def output_escape(value: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import jinja2
 
 from .functions import date_format
-from .text import go_value
+from .go_values import go_value
 
 # Hugo's where operators, by every spelling Hugo takes, to the name used below.
 _OPERATORS = {

@@ -181,7 +181,7 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         "markdownify": markdownify,
         "abs_url": abs_url,
         "rel_url": rel_url,
-        "urlize": urls.urlize_url,
+        "urlize": functools.partial(urls.urlize_url, lower=not site.config.disable_path_to_lower),
         "emojify": lambda text: Markup(emojify(str(text))),
     }
     env.filters.update(

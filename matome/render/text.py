@@ -9,61 +9,13 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 from datetime import datetime
 from typing import Any
 
 from markupsafe import Markup
 
-
-def go_value(value: Any) -> str:
-    """A value as Go's ``%v`` prints it: ``true``, ``[a b]``, ``map[a:1]``, ``<nil>``."""
-    if value is None:
-        return "<nil>"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return _go_float(value)
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, dict):
-        inner = " ".join(f"{go_value(k)}:{go_value(value[k])}" for k in sorted(value, key=str))
-        return f"map[{inner}]"
-    if isinstance(value, (list, tuple)):
-        return "[" + " ".join(go_value(v) for v in value) + "]"
-    if isinstance(value, datetime):
-        return _go_time(value)
-    return str(value)
-
-
-def _go_float(value: float) -> str:
-    """Go's shortest ``%v`` of a float64: ``3.5``, ``4``, ``1e+21``."""
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    if math.isnan(value):
-        return "NaN"
-    text = repr(value)
-    if "e" in text or "E" in text:
-        mantissa, exponent = text.split("e")
-        sign = "-" if exponent.startswith("-") else "+"
-        digits = exponent.lstrip("+-").rjust(2, "0")
-        return f"{mantissa.removesuffix('.0')}e{sign}{digits}"
-    if abs(value) >= 1e21:
-        return go_value(float(f"{value:e}"))
-    return text.removesuffix(".0")
-
-
-def _go_time(value: datetime) -> str:
-    """Go's ``time.Time.String``: ``2025-03-04 00:00:00 +0000 UTC``."""
-    offset = value.strftime("%z") or "+0000"
-    zone = value.tzname() or ""
-    if not zone or re.fullmatch(r"UTC[+-].*", zone):
-        zone = offset
-    text = value.strftime("%Y-%m-%d %H:%M:%S")
-    if value.microsecond:
-        text += f".{value.microsecond:06d}".rstrip("0")
-    return f"{text} {offset} {zone}"
+from .go_values import go_float, go_value
 
 
 def _go_type(value: Any) -> str:
@@ -157,7 +109,7 @@ def _format_one(value: Any, flags: str, width: str, precision: str | None, kind:
         spec = f"{align if not zero else ''}{number_flags}{zero}{width}{digits}{kind}"
         text = format(float(value), spec)
         if kind in "gG" and precision is None:
-            text = _pad(_go_float(float(value)), align, width)
+            text = _pad(go_float(float(value)), align, width)
         return text
     return f"%!{kind}({_go_type(value)}={go_value(value)})"
 

@@ -41,9 +41,10 @@ def go_url(text: str) -> str:
     return out + (f"#{quote(fragment, safe=_FRAGMENT_SAFE)}" if hashed else "")
 
 
-def urlize_url(value: object) -> str:
-    """Hugo's ``urlize``: lower case, spaces as ``-``, percent-encoded as a URL path."""
-    return go_url(urlize(str(value)))
+def urlize_url(value: object, lower: bool = True) -> str:
+    """Hugo's ``urlize``: lower case (unless ``lower`` is false: ``disablePathToLower``),
+    spaces as ``-``, percent-encoded as a URL path."""
+    return go_url(urlize(str(value), lower))
 
 
 def abs_url(base_url: str, value: object) -> str:

@@ -19,7 +19,7 @@ Goldmark's and Hugo's own split, one concern each:
 * ``render_rules``: the HTML of each token; ``parser``: the MarkdownIt instance.
 * ``fastpath``: comments and article frames rendered without the parser.
 * ``renderer``: :class:`MarkdownRenderer`, what the rest of matome uses.
-* ``library_internals``: every markdown-it-py, mdit-py-plugins and rich internal used.
+* ``library_internals``: every markdown-it-py and mdit-py-plugins internal used.
 
 The reference is Hugo 0.168 (Goldmark 1.8.6); tests/test_markdown_hugo.py compares the
 output with the real ``hugo`` binary. What does not match, on purpose:
@@ -28,8 +28,8 @@ output with the real ``hugo`` binary. What does not match, on purpose:
   ``pre``/``code`` attributes, line spans, line numbers, highlighted lines, tables) are
   Chroma's, but token ``<span>`` classes and colours are Pygments' and the set of known
   languages differs a little (an unknown language gets Hugo's plain ``<pre>``).
-* ``:emoji:`` names come from rich's table (a matome dependency), which lacks some of
-  GitHub's names; text-default symbols get U+FE0F as GitHub's list has them.
+* ``:emoji:`` names come from the ``emoji`` package (a matome dependency): all of GitHub's,
+  which Goldmark knows, and Unicode's names besides, which Goldmark does not.
 * A few Goldmark parser quirks found by fuzzing are not reproduced; the tests list them.
 """
 

@@ -1,16 +1,16 @@
-"""The parts of markdown-it-py, mdit-py-plugins and rich used here that are not public API.
+"""The parts of markdown-it-py and mdit-py-plugins used here that are not public API.
 
 Reproducing Goldmark takes more than markdown-it-py's plugin interface: the package reads
 markdown-it's HTML block patterns, builds inline delimiters and tokens itself, works on
 the parser states' fields (``StateInline.append_pending``, ``pending``, ``linkLevel``,
 ``delimiters``, ``tokens_meta``; ``StateBlock.bMarks``, ``tShift``, ``sCount``...), wraps
 rules found in a ruler's private list, and reads the token types and ``meta`` keys the
-footnote and deflist plugins produce; the emoji names are rich's private table. Every
-import of such an internal is here, so that an upgrade that moves one breaks in one
-place, and tests/test_library_internals.py checks the shape of each internal the package
-relies on, naming the library and the internal when one fails.
+footnote and deflist plugins produce. Every import of such an internal is here, so that
+an upgrade that moves one breaks in one place, and tests/test_library_internals.py checks
+the shape of each internal the package relies on, naming the library and the internal
+when one fails.
 
-Known to work with markdown-it-py 4.3.0, mdit-py-plugins 0.7.0 and rich 15.0.0;
+Known to work with markdown-it-py 4.3.0 and mdit-py-plugins 0.7.0;
 pyproject.toml keeps markdown-it-py and mdit-py-plugins below their next breaking release.
 """
 
@@ -30,7 +30,6 @@ __all__ = [
     "StateInline",
     "Token",
     "escapeHtml",
-    "rich_emoji_codes",
     "ruler_rules",
 ]
 
@@ -42,11 +41,3 @@ def ruler_rules(ruler) -> list[Any]:
     (rather than copying it) needs its function.
     """
     return ruler.__rules__
-
-
-def rich_emoji_codes() -> dict[str, str]:
-    """rich's table of GitHub-style emoji names; imported on first use, as few sites
-    turn emoji on."""
-    from rich._emoji_codes import EMOJI
-
-    return EMOJI
