@@ -199,3 +199,28 @@ def test_a_setting_hugo_refuses_fails_at_its_key(tmp_path, hooks, key, message):
     assert f"hugo.toml:{line}:1: error: markup.goldmark.renderHooks." in output
     assert message in output
     assert "Traceback" not in output
+
+
+def test_a_page_added_later_is_linked_by_the_next_build(tmp_path):
+    """A link to a page that is not there yet stays as written; once the page is added,
+    the next build (from its cache) resolves it, as a build from nothing does."""
+    config = {**BASE, **LANGUAGES}
+    jinja = {"templates/single.html": JINJA_LAYOUT, "templates/list.html": JINJA_LAYOUT}
+    site = _site(tmp_path / "matome", config, True, jinja)
+    (site / "content" / "posts" / "linking.md").write_text(
+        "---\ntitle: Linking\n---\n[relative](later.md) and [absolute](/docs/elsewhere)\n",
+        encoding="utf-8",
+    )
+    done = matome("build", "-s", str(site))
+    assert done.returncode == 0, done.stdout + done.stderr
+    before = _contents(site / "public")["posts/linking/index.html"]
+    assert '<a href="later.md">' in before and '<a href="/docs/elsewhere">' in before
+    for folder, name, title in (("posts", "later.md", "Later"), ("docs", "elsewhere.md", "E")):
+        (site / "content" / folder / name).write_text(
+            f"---\ntitle: {title}\n---\nText.\n", encoding="utf-8"
+        )
+    done = matome("build", "-s", str(site))
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = _contents(site / "public")["posts/linking/index.html"]
+    assert '<a href="/sub/posts/later/">' in after, after
+    assert '<a href="/sub/docs/elsewhere/">' in after, after
