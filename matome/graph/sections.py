@@ -73,8 +73,17 @@ def title_case(text: str) -> str:
         if 0 < i < len(words) - 1 and word.lower() in _SMALL_WORDS:
             out.append(word.lower())
         else:
-            out.append("-".join(w[:1].upper() + w[1:] for w in word.split("-")))
+            out.append("-".join(map(_capitalized, word.split("-"))))
     return " ".join(out)
+
+
+def _capitalized(word: str) -> str:
+    """The word's first letter or digit, after any punctuation ('circle, (hello), _x),
+    made upper case: "'circle" -> "'Circle", "1st" -> "1st"."""
+    for i, char in enumerate(word):
+        if char.isalnum():
+            return word[:i] + char.upper() + word[i + 1 :]
+    return word
 
 
 def pluralize(word: str) -> str:
