@@ -98,15 +98,11 @@ def copy_with_layouts(site: Path, copy: Path, folder: str, layouts: dict[str, st
 
 
 def prepare_for_hugo(site: Path, into: Path) -> Path:
-    """A copy Hugo can build: no missing theme, stand-in layouts, the link hook off."""
+    """A copy Hugo can build: no missing theme, stand-in layouts."""
     hugo_site = copy_with_layouts(site, into / "hugo-site", "layouts", HUGO_LAYOUTS)
     for config in (hugo_site / "config" / "_default").glob("hugo.toml"):
         lines = [ln for ln in config.read_text().splitlines() if not ln.strip().startswith("theme")]
         config.write_text("\n".join(lines) + "\n")
-    markup = hugo_site / "config" / "_default" / "markup.toml"
-    if markup.exists():
-        with markup.open("a") as f:
-            f.write('\n[goldmark.renderHooks.link]\nuseEmbedded = "never"\n')
     return hugo_site
 
 

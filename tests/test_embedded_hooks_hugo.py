@@ -53,6 +53,8 @@ VARIANTS = {
     "monolingual-always": ({**BASE, **_use_embedded("always", wrap_images=False)}, False, None),
     "multilingual-never": ({**BASE, **LANGUAGES, **_use_embedded("never")}, True, None),
     "monolingual-auto": (BASE, False, None),
+    # One language in [languages]: Hugo's "auto" uses the hooks.
+    "one-language-declared": ({**BASE, "languages": {"en": {"weight": 1}}}, False, None),
     # French disabled, the hooks asked for (auto leaves them off here: see the docs).
     "disabled-language-fallback": (
         {

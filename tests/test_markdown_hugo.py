@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matome.markup.embedded_hooks import embedded_hooks
 from matome.markup.markdown import MarkdownRenderer, plain_line, trim_short_html
+from matome.markup.markdown.hooks import RenderHooks
 from matome.markup.sanitize import clean_html, escape_unknown_tags
 
 try:  # tests/ as a package or as a plain directory on sys.path
@@ -692,6 +694,51 @@ def test_fast_path_links_urls_after_inline_nodes_as_the_full_path(fast_renderers
 @given(st.lists(_ATOMS, min_size=1, max_size=30).map("".join))
 def test_fast_path_agrees_with_full_path(fast_renderers, text):
     _assert_fast_path_agrees(fast_renderers, text)
+
+
+def _embedded_link_hook() -> RenderHooks:
+    """Hugo's embedded link hook alone, as a site with ``[languages]`` has it (the fast
+    path writes only autolinks with it: absolute, so no page is looked up)."""
+    link = embedded_hooks("fallback", "never", lambda path: None)["link"]
+    return RenderHooks(
+        frozenset({"link"}),
+        lambda kind, context: link(context, {"page": None}),
+        frozenset({"link"}),
+    )
+
+
+def _assert_fast_path_agrees_with_hooks(renderers, text: str, hooks: RenderHooks) -> bool:
+    """As ``_assert_fast_path_agrees``, the links written by ``hooks``; whether the fast
+    path took ``text`` with every renderer."""
+    took = True
+    for renderer in renderers:
+        fast = renderer._fast.render(text, embedded_links=True)
+        took = took and fast is not None
+        if fast is not None:
+            assert fast == trim_short_html(renderer.render_parsed(text, hooks).html), text
+            assert renderer.markdownify(text, hooks) == fast
+    return took
+
+
+@pytest.mark.parametrize("text", COMMENT_BODIES + URL_EDGES + ["https://example.com/a_(b)"])
+def test_fast_path_writes_autolinks_as_the_embedded_link_hook(fast_renderers, text):
+    took = _assert_fast_path_agrees_with_hooks(fast_renderers, text, _embedded_link_hook())
+    if text in COMMENT_BODIES:
+        assert took, text  # the comments stay on the fast path
+
+
+def test_embedded_link_hook_escapes_autolinks_as_hugo():
+    """What the fast path and the full path both write, as Hugo 0.168 does (checked with
+    hugo on a site with ``[languages]``): ``(`` is ``%28`` in an autolink's href."""
+    renderer = MarkdownRenderer({})
+    html = renderer.markdownify("see https://example.com/a_(b) ok", _embedded_link_hook())
+    assert html == 'see <a href="https://example.com/a_%28b%29">https://example.com/a_(b)</a> ok'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ATOMS, min_size=1, max_size=30).map("".join))
+def test_fast_path_agrees_with_full_path_with_the_embedded_link_hook(fast_renderers, text):
+    _assert_fast_path_agrees_with_hooks(fast_renderers, text, _embedded_link_hook())
 
 
 # plain_line's text: letters of many scripts, digits, inner spaces, wide punctuation; and

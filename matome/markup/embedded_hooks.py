@@ -3,9 +3,10 @@
 Hugo ships ``_markup/render-link.html`` and ``_markup/render-image.html`` of its own and
 uses them where a site has none, as ``markup.goldmark.renderHooks.link.useEmbedded`` and
 ``...image.useEmbedded`` say: "always" and "fallback" (the same in Hugo 0.168), "never",
-or "auto", which is "fallback" on a multilingual site served from one host and "never"
-elsewhere (see ``markdown/settings.py``). A monolingual site, the usual matome blog, has
-none: its links and images stay on the Markdown fast path.
+or "auto", which is "fallback" on a site with a ``[languages]`` table served from one
+host and "never" elsewhere (see ``markdown/settings.py``). The Markdown fast path writes
+autolinks as the link hook does (``markdown/fastpath.py``); other links and images take
+the full path.
 
 With them, a link's destination that names a page (``other.md``, ``../foo/``,
 ``/posts/x``, as the page's ``GetPage`` finds it), a resource of the page or a file of

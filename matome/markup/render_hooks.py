@@ -54,7 +54,8 @@ def hook_templates(env: jinja2.Environment) -> dict[str, str]:
 
 def site_embedded_hooks(env: jinja2.Environment, settings: Any) -> dict[str, EmbeddedHook]:
     """Hugo's embedded link and image hooks, those the Markdown ``settings`` use (none on
-    a monolingual site unless it asks); ``resources.get`` of ``env`` finds assets."""
+    a site without ``[languages]`` unless it asks); ``resources.get`` of ``env`` finds
+    assets."""
     return embedded_hooks(
         settings.embedded_link_hook,
         settings.embedded_image_hook,
@@ -99,4 +100,5 @@ def page_hooks(
         except jinja2.TemplateError as e:
             raise template_error(e, name) from None
 
-    return RenderHooks(frozenset(names) | frozenset(embedded), call)
+    embedded_kinds = frozenset(embedded) - frozenset(names)
+    return RenderHooks(frozenset(names) | embedded_kinds, call, embedded_kinds)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..go_url import URLError, parse_url, url_attribute
 from .chars import GO_SPACE
 from .extras import tags_by_char
 from .inline import hard_break_keep
@@ -240,8 +241,9 @@ class FastPath:
             re.compile(f"[{re.escape(''.join(sorted(marks)))}]") if marks else None
         )
 
-    def render(self, text: str) -> str | None:
-        """The markdownify output for ``text``, or None when the full path is needed."""
+    def render(self, text: str, embedded_links: bool = False) -> str | None:
+        """The markdownify output for ``text``, or None when the full path is needed.
+        ``embedded_links``: Hugo's embedded link hook writes the links."""
         if not self.enabled:
             return None
         links = self._links(text)
@@ -256,7 +258,9 @@ class FastPath:
         if self.extension_marks and any(self.extension_marks.search(b) for b in blocks):
             return None
         counter = QuoteCount()
-        paragraphs = [self._paragraph(block, counter, links) for block in blocks]
+        paragraphs = [self._paragraph(block, counter, links, embedded_links) for block in blocks]
+        if None in paragraphs:
+            return None
         if len(paragraphs) == 1:
             return paragraphs[0].strip(GO_SPACE)
         return "".join(f"<p>{p}</p>\n" for p in paragraphs)
@@ -276,15 +280,19 @@ class FastPath:
             checked = _masked(text, _code_spans(text), "(")
         return None if _fast_refused(checked, spans) else links
 
-    def _paragraph(self, block: str, counter: QuoteCount, links: bool) -> str:
+    def _paragraph(
+        self, block: str, counter: QuoteCount, links: bool, embedded_links: bool
+    ) -> str | None:
         # The same text markdown-it's inline parser gets: outer spaces trimmed.
         block = block.strip(" ")
         spans = _bare_urls(block) if links else _code_spans(block) if "`" in block else None
         anchors = (
-            [self._span_html(block[start:end], kind) for start, end, kind in spans]
+            [self._span_html(block[start:end], kind, embedded_links) for start, end, kind in spans]
             if spans
             else None
         )
+        if anchors and None in anchors:
+            return None
         block = self._text_html(block, counter, spans)
         if anchors:
             first, *rest = block.split(_LINK_MARK)
@@ -303,7 +311,7 @@ class FastPath:
             text = _LINE_SPACES.sub(_line_break, text)
         return text
 
-    def document(self, text: str) -> str | None:
+    def document(self, text: str, embedded_links: bool = False) -> str | None:
         """The HTML of a page body made only of paragraphs, one-line block quotes and links
         to plain URLs (a matome article's frame around its comments), or None.
 
@@ -323,10 +331,15 @@ class FastPath:
                 if "\n" in block or not block.strip(" "):
                     return None
             if "](" in block:
-                html = self._link_paragraph(block, counter)
+                # Hugo's embedded hook looks a link up among the site's pages: full path.
+                html = None if embedded_links else self._link_paragraph(block, counter)
             else:
                 links = self._links(block)
-                html = None if links is None else self._paragraph(block, counter, links)
+                html = (
+                    None
+                    if links is None
+                    else self._paragraph(block, counter, links, embedded_links)
+                )
             if html is None:
                 return None
             out.append(
@@ -355,10 +368,19 @@ class FastPath:
         out.append(self._text_html(block[pos:], counter, None))
         return "".join(out)
 
-    def _span_html(self, source: str, kind: str) -> str:
+    def _span_html(self, source: str, kind: str, embedded_links: bool) -> str | None:
+        """A code span or an autolink; None when the full path must write it."""
         if kind == "code":
             return f"<code>{escapeHtml(_code_content(source))}</code>"
         href = autolink_href(source, kind, self.s.linkify_protocol)
+        if embedded_links:
+            # Hugo's embedded link hook: an autolink is absolute, so it is written as Go
+            # parses and prints it, as html/template escapes it.
+            try:
+                href = url_attribute(parse_url(href).string())
+            except URLError:
+                return None  # the full path fails the build at its place
+            return f'<a href="{href}">{escapeHtml(source)}</a>'
         return f'<a href="{safe_href(href, self.s.unsafe)}">{escapeHtml(source)}</a>'
 
     def typography(self, block: str, counter: QuoteCount, spans: list[Span] | None) -> str:

@@ -44,6 +44,14 @@ class RenderHooks:
 
     kinds: frozenset[str]
     call: Callable[[str, dict[str, Any]], str]
+    # Of ``kinds``, those Hugo's embedded hooks write (no template of the site's).
+    embedded: frozenset[str] = frozenset()
+
+    def fast_path(self) -> bool:
+        """Whether the Markdown fast path may write the page: it writes no hooked element
+        but a link of the embedded hook (``fastpath.py``); images always take the full
+        path."""
+        return not (self.kinds - self.embedded) & FAST_PATH_KINDS
 
     def codeblock_kind(self, lang: str) -> str | None:
         """The hook of a fenced code block in ``lang``: its language's, or the general one."""

@@ -21,7 +21,7 @@ from .fastpath import FastPath, plain_line
 from .headings import Heading, heading_id, plain_text, reserve_id
 from .highlight import Highlighter
 from .highlight_options import OptionError
-from .hooks import FAST_PATH_KINDS, RenderHooks, group_hooked
+from .hooks import RenderHooks, group_hooked
 from .library_internals import Token
 from .parser import build_parser
 from .render_rules import RenderRules
@@ -73,8 +73,8 @@ class MarkdownRenderer:
     def render(self, text: str, hooks: RenderHooks | None = None) -> RenderedMarkdown:
         """Render a page body: HTML plus the headings (with their IDs) for the TOC. With
         render ``hooks``, the site's templates write what they hook."""
-        if hooks is None or not hooks.kinds & FAST_PATH_KINDS:
-            fast = self._fast.document(text)
+        if hooks is None or hooks.fast_path():
+            fast = self._fast.document(text, _embedded_links(hooks))
             if fast is not None:  # a matome article's frame: a quote, links, the comments
                 return RenderedMarkdown(fast, [])
         return self.render_parsed(text, hooks)
@@ -104,8 +104,8 @@ class MarkdownRenderer:
         With render ``hooks``, the site's templates write what they hook."""
         if self.is_own_html(text):
             return text
-        if hooks is None or not hooks.kinds & FAST_PATH_KINDS:
-            fast = self._fast.render(text)
+        if hooks is None or hooks.fast_path():
+            fast = self._fast.render(text, _embedded_links(hooks))
             if fast is not None:
                 return fast
         return trim_short_html(self.render(text, hooks).html)
@@ -150,3 +150,8 @@ class MarkdownRenderer:
             title = self._md.renderer.renderInline(children, self._md.options, toc_env)
             found.append(Heading(int(token.tag[1]), toc_title(title), anchor or ""))
         return found
+
+
+def _embedded_links(hooks: RenderHooks | None) -> bool:
+    """Whether Hugo's embedded link hook writes the links (and autolinks) of a render."""
+    return hooks is not None and "link" in hooks.embedded

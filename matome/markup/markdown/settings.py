@@ -174,14 +174,10 @@ _USE_EMBEDDED = ("always", "auto", "fallback", "never")
 
 def _embedded_hook(m: dict, kind: str, site: dict) -> str:
     """When Hugo uses its embedded link or image hook: ``useEmbedded``, where "auto"
-    means "fallback" on a site that builds more than one language, served from one
-    host, whose pages share resources (``duplicateResourceFiles`` off). Hugo 0.168
-    fails on another value and on the removed ``enableDefault``; so does matome.
-
-    Hugo counts a ``disabled`` language too. matome does not: a site that builds one
-    language (the matome blog keeps a disabled second one) would lose the comment fast
-    path to hooks that change little there; ``useEmbedded = "fallback"`` asks for them.
-    """
+    means "fallback" on a site whose configuration has a ``[languages]`` table (even of
+    one language, even of disabled ones), served from one host, whose pages share
+    resources (``duplicateResourceFiles`` off). Hugo 0.168 fails on another value and on
+    the removed ``enableDefault``; so does matome."""
     hook = _get(m, f"goldmark.renderhooks.{kind}", {})
     hook = hook if isinstance(hook, dict) else {}
     key = f"markup.goldmark.renderHooks.{kind}"
@@ -202,11 +198,7 @@ def _embedded_hook(m: dict, kind: str, site: dict) -> str:
         multihost = isinstance(languages, dict) and any(
             isinstance(v, dict) and "baseurl" in v for v in languages.values()
         )
-        built = [
-            v
-            for v in (languages.values() if isinstance(languages, dict) else ())
-            if not (isinstance(v, dict) and v.get("disabled") is True)
-        ]
+        declared = isinstance(languages, dict) and bool(languages)
         shared = not _get(m, "goldmark.duplicateresourcefiles", False)
-        mode = "fallback" if len(built) > 1 and not multihost and shared else "never"
+        mode = "fallback" if declared and not multihost and shared else "never"
     return mode
