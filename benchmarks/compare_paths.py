@@ -98,17 +98,30 @@ def copy_with_layouts(site: Path, copy: Path, folder: str, layouts: dict[str, st
 
 
 def prepare_for_hugo(site: Path, into: Path) -> Path:
-    """A copy Hugo can build: no missing theme, stand-in layouts."""
+    """A copy Hugo can build: no missing theme, stand-in layouts, links as written."""
     hugo_site = copy_with_layouts(site, into / "hugo-site", "layouts", HUGO_LAYOUTS)
     for config in (hugo_site / "config" / "_default").glob("hugo.toml"):
         lines = [ln for ln in config.read_text().splitlines() if not ln.strip().startswith("theme")]
         config.write_text("\n".join(lines) + "\n")
-    return hugo_site
+    return links_as_written(hugo_site)
+
+
+def links_as_written(site: Path) -> Path:
+    """The copy with Hugo's embedded link hook off. The blog's ``[languages]`` table turns
+    it on, and Hugo's fails the build on a bare URL cut inside a percent escape
+    (``clich%C3%A...``) in a comment, which the blog's own theme's link hook writes as it
+    is; matome's copies are given the same setting, so that both write the same links."""
+    markup = site / "config" / "_default" / "markup.toml"
+    if markup.exists():
+        with markup.open("a") as f:
+            f.write('\n[goldmark.renderHooks.link]\nuseEmbedded = "never"\n')
+    return site
 
 
 def prepare_same_layouts(site: Path, into: Path) -> Path:
     """A copy matome builds with ``MATOME_LAYOUTS`` (a site's own templates win over the theme)."""
-    return copy_with_layouts(site, into / "matome-same-layouts", "templates", MATOME_LAYOUTS)
+    copy = copy_with_layouts(site, into / "matome-same-layouts", "templates", MATOME_LAYOUTS)
+    return links_as_written(copy)
 
 
 _QUOTE_CALL = re.compile(r"\{\{<\s*matomeQuote\b")

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare_paths import (  # noqa: E402  (a script beside this one)
     MATOME_LAYOUTS,
     copy_with_layouts,
+    links_as_written,
     prepare_for_hugo,
     unpack,
 )
@@ -92,7 +93,9 @@ def main() -> int:
         hugo_site = prepare_for_hugo(site, tmp_path)
         (hugo_site / "layouts" / "index.html").write_text(HUGO_PROBE, encoding="utf-8")
         layouts = {**MATOME_LAYOUTS, "index.html": MATOME_PROBE}
-        matome_site = copy_with_layouts(site, tmp_path / "matome-site", "templates", layouts)
+        matome_site = links_as_written(
+            copy_with_layouts(site, tmp_path / "matome-site", "templates", layouts)
+        )
         hugo_seconds = build(
             [hugo, "--quiet", "-s", str(hugo_site), "-d", str(tmp_path / "hugo-out")]
         )
