@@ -17,7 +17,8 @@ import pytest
 from site_probe import build_hugo, build_matome, write_tree
 
 SEPARATOR = "@@name@@"
-# GitHub names these two otherwise than the Unicode name the ``emoji`` package gives them.
+# GitHub names these two otherwise than the Unicode name the ``emoji`` package gives them
+# (matome follows GitHub, as Hugo's Markdown does).
 GITHUB_OWN = {"beetle", "egg"}
 
 
@@ -85,7 +86,8 @@ def _report(cases: dict[str, tuple[str, str]]) -> dict[str, list[str]]:
 
 def test_markdown_emoji_as_hugo_writes_them(rendered):
     kinds = _report(rendered["markdown"])
-    assert set(kinds["other_emoji"]) == GITHUB_OWN, kinds["other_emoji"]
+    assert kinds["other_emoji"] == [], kinds["other_emoji"]
+    assert set(kinds["same"]) >= GITHUB_OWN
     for name in ("thinking", "shrug", "rofl", "hugs", "smile", "+1", "jp", "uk"):
         assert name in kinds["same"], name
         assert rendered["markdown"][name][0] != f":{name}:"

@@ -13,6 +13,8 @@ from functools import lru_cache
 from .library_internals import StateInline
 
 _EMOJI_NAME_RE = re.compile(r":([A-Za-z0-9_+-]+):")
+# The two names GitHub gives other emoji than the Unicode names the package has for them.
+_GITHUB_OWN = {"beetle": "\U0001fab2", "egg": "\U0001f95a"}
 
 
 @lru_cache(maxsize=1)
@@ -32,6 +34,7 @@ def _emoji_table() -> dict[str, str]:
             table.setdefault(alias.strip(":"), value)
     for value, data in entries:
         table.setdefault(data["en"].strip(":"), value)
+    table.update(_GITHUB_OWN)
     return table
 
 
