@@ -208,6 +208,9 @@ BUILTINS: dict[str, str] = {
         '{{< figure src="/x.png" title="Title" attr="Photo by *me*" attrlink="https://example.com/me" >}}\n'
     ),
     "figure_class_size": '{{< figure src="/x.png" class="wide" width="640" height="480" loading="lazy" >}}\n',
+    # A file of assets/ (Hugo's figure looks for a page resource, then a global one).
+    "figure_global_resource": '{{< figure src="images/global.png" alt="g" >}}\n',
+    "figure_global_resource_dot": '{{< figure src="./images/global.png#f" alt="g" >}}\n',
     "figure_absolute_src": '{{< figure src="https://example.com/a%20b.png?x=1&y=2" alt="q" >}}\n',
     "figure_all": (
         '{{< figure src="/x.png" alt="Alt" caption="Cap *em*" link="/posts/a/" title="T" '
