@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cli import matome
 
 from matome.config import ACTED_ON, load_config
@@ -70,17 +71,26 @@ def test_a_value_hugo_converts_is_read_with_a_warning(tmp_path):
     assert not any("taxonomies" in m for m in messages)  # [] is how Hugo says "none"
 
 
-def test_a_value_hugo_refuses_is_an_error_at_its_line(tmp_path):
-    root = site(tmp_path / "s", 'baseURL = "/"\n\n[pagination]\n  pagerSize = "many"\n')
+@pytest.mark.parametrize(
+    ("config", "where", "message"),
+    [
+        # A value Hugo refuses.
+        (
+            'baseURL = "/"\n\n[pagination]\n  pagerSize = "many"\n',
+            "4:3",
+            "pagination.pagersize: expected a number",
+        ),
+        # A folder name with a NUL character.
+        (
+            'baseURL = "/"\ncontentDir = "a\\u0000b"\n',
+            "2:1",
+            "contentdir: a folder name cannot hold",
+        ),
+    ],
+)
+def test_a_value_matome_cannot_use_is_an_error_at_its_line(tmp_path, config, where, message):
+    root = site(tmp_path / "s", config)
     result = matome("build", "-s", str(root), "-d", str(tmp_path / "out"))
     assert result.returncode == 1
-    assert f"{root}/hugo.toml:4:3: error: pagination.pagersize: expected a number" in result.stderr
-    assert "Traceback" not in result.stderr
-
-
-def test_a_folder_name_with_a_nul_character_is_an_error_at_its_line(tmp_path):
-    root = site(tmp_path / "s", 'baseURL = "/"\ncontentDir = "a\\u0000b"\n')
-    result = matome("build", "-s", str(root), "-d", str(tmp_path / "out"))
-    assert result.returncode == 1
-    assert f"{root}/hugo.toml:2:1: error: contentdir: a folder name cannot hold" in result.stderr
+    assert f"{root}/hugo.toml:{where}: error: {message}" in result.stderr
     assert "Traceback" not in result.stderr

