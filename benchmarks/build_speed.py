@@ -45,6 +45,7 @@ again, which no installed matome does.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import platform
@@ -56,6 +57,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -234,6 +236,23 @@ class Tool:
 
 
 TRASH = "moved-aside"
+
+
+@contextlib.contextmanager
+def work_folder(source: Path, out: Path | None, prefix: str) -> Iterator[tuple[Path, Path]]:
+    """The benchmark's work folder (``out``, else a temporary one) and the site unpacked
+    into it; matome compiled first, so that no run pays for it. What was moved aside is
+    removed at the end, and the whole folder unless ``out`` keeps it."""
+    package = Path(importlib.util.find_spec("matome").origin).parent
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    work = Path(out or tempfile.mkdtemp(prefix=prefix)).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    yield work, unpack(source.resolve(), work / "source")
+    shutil.rmtree(work / TRASH, ignore_errors=True)
+    if not out:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 SAME = "matome, Hugo's layouts"  # what cold builds moved out of the way, deleted at the end
 
 
@@ -357,25 +376,18 @@ def main() -> None:
         "--no-search", action="store_true", help="only the tables with the search index off"
     )
     args = parser.parse_args()
-    package = Path(importlib.util.find_spec("matome").origin).parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
-    work = Path(args.out or tempfile.mkdtemp(prefix="matome-bench-")).resolve()
-    work.mkdir(parents=True, exist_ok=True)
-    site = unpack(args.site.resolve(), work / "source")
-    lines = machine()
-    if not args.no_search:
-        data = bench_scale(work, site, 1, args.runs, search=True)
-        lines += ["", *table(1, data, None, args.markdown)]
-    base = None
-    for scale in (int(s) for s in args.scales.split(",")):
-        data = bench_scale(work, site, scale, args.runs, search=False)
-        lines += ["", *table(scale, data, base, args.markdown)]
-        base = base or data
-    lines.append(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("\n".join(lines))
-    shutil.rmtree(work / TRASH, ignore_errors=True)
-    if not args.out:
-        shutil.rmtree(work, ignore_errors=True)
+    with work_folder(args.site, args.out, "matome-bench-") as (work, site):
+        lines = machine()
+        if not args.no_search:
+            data = bench_scale(work, site, 1, args.runs, search=True)
+            lines += ["", *table(1, data, None, args.markdown)]
+        base = None
+        for scale in (int(s) for s in args.scales.split(",")):
+            data = bench_scale(work, site, scale, args.runs, search=False)
+            lines += ["", *table(scale, data, base, args.markdown)]
+            base = base or data
+        lines.append(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -30,12 +30,10 @@ import argparse
 import functools
 import hashlib
 import http.server
-import importlib.util
 import json
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -54,8 +52,9 @@ from build_speed import (  # noqa: E402
     machine,
     measure,
     without_search,
+    work_folder,
 )
-from compare_paths import prepare_for_hugo, unpack  # noqa: E402
+from compare_paths import prepare_for_hugo  # noqa: E402
 
 SCENARIOS = ("cold", "edit", "add")
 _BODY = re.compile(r'matomeQuote body="((?:[^"\\]|\\.)*)"')
@@ -208,19 +207,10 @@ def median(runs: list[Run], field: str) -> float:
     return statistics.median(getattr(r, field) for r in runs)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("site", type=Path, help="a site folder or a .tar.xz of one")
-    parser.add_argument("--runs", type=int, default=3, help="runs per scenario")
-    parser.add_argument("--words", type=int, default=5, help="words searched in Chromium")
-    parser.add_argument("--out", type=Path, help="keep the work folder here (default: temporary)")
-    args = parser.parse_args()
-    package = Path(importlib.util.find_spec("matome").origin).parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
-    work = Path(args.out or tempfile.mkdtemp(prefix="matome-search-bench-")).resolve()
-    work.mkdir(parents=True, exist_ok=True)
-    site = unpack(args.site.resolve(), work / "source")
-    words = unique_words(site, args.words)
+def report(work: Path, site: Path, rounds: int, word_count: int) -> list[str]:
+    """The benchmark's lines: ``rounds`` of cold, edit and add builds of ``site`` in ``work``, then
+    ``word_count`` words searched in Chromium."""
+    words = unique_words(site, word_count)
     matome_site = work / "matome-site"
     shutil.copytree(site, matome_site)
     hugo_site = prepare_for_hugo(site, work / "h")
@@ -230,7 +220,7 @@ def main() -> None:
     lines = machine()
     results: dict[tuple[str, str], list[Run]] = {}
     search = {scenario: [] for scenario in SCENARIOS}  # seconds of the search index stage
-    for run in range(args.runs):
+    for run in range(rounds):
         for tool in [hugo, matome] if run % 2 == 0 else [matome, hugo]:
             tool.clear(work / TRASH)
             if tool is hugo:
@@ -243,7 +233,7 @@ def main() -> None:
         results.setdefault(("matome", "edit"), []).append(timed_build(matome, search["edit"]))
         add_one_article(matome_site, run + 1)
         results.setdefault(("matome", "add"), []).append(timed_build(matome, search["add"]))
-        print(f"  run {run + 1}/{args.runs} done", file=sys.stderr)
+        print(f"  run {run + 1}/{rounds} done", file=sys.stderr)
     hugo_cold = median(results[("hugo", "cold")], "wall")
     hugo_peak = median(results[("hugo", "cold")], "peak_mib")
     lines += ["", f"{len(articles(matome_site))} articles; Hugo's cold build (search off, as it"
@@ -272,10 +262,18 @@ def main() -> None:
             f"median: opening and first query {total:.0f} KiB, query to results"
             f" {statistics.median(r['ms'] for r in rows):.0f} ms"
         )
-    print("\n".join(lines))
-    shutil.rmtree(work / TRASH, ignore_errors=True)
-    if not args.out:
-        shutil.rmtree(work, ignore_errors=True)
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", type=Path, help="a site folder or a .tar.xz of one")
+    parser.add_argument("--runs", type=int, default=3, help="runs per scenario")
+    parser.add_argument("--words", type=int, default=5, help="words searched in Chromium")
+    parser.add_argument("--out", type=Path, help="keep the work folder here (default: temporary)")
+    args = parser.parse_args()
+    with work_folder(args.site, args.out, "matome-search-bench-") as (work, site):
+        print("\n".join(report(work, site, args.runs, args.words)))
 
 
 if __name__ == "__main__":
