@@ -20,6 +20,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
 import tomli_w
 
 MODES = ("content", "markdownify", "toc")
@@ -83,6 +84,30 @@ def run_hugo(
         (site / "layouts" / name).write_text(text, encoding="utf-8")
     _build(site)
     return _read_results(site, index)
+
+
+def hugo_content_per_config(
+    tmp_path_factory, configs: Mapping[str, tuple[Mapping, list[str]]], sources: Mapping[str, str]
+) -> dict[str, dict[str, str]]:
+    """Hugo's ``.Content`` of each case of each configuration of a table ``{config:
+    (settings, cases)}``, the case's Markdown taken from ``sources``: one site per
+    configuration."""
+    return {
+        name: run_hugo(
+            tmp_path_factory.mktemp(name), config, content={c: sources[c] for c in cases}
+        )["content"]
+        for name, (config, cases) in configs.items()
+    }
+
+
+def config_case_params(configs: Mapping[str, tuple[object, list[str]]]) -> list:
+    """``pytest.param(config, case)`` for each case of each configuration of a table
+    ``{config: (settings, cases)}``, named ``config-case``."""
+    return [
+        pytest.param(name, case, id=f"{name}-{case}")
+        for name, (_, cases) in configs.items()
+        for case in cases
+    ]
 
 
 def render_with_hugo(

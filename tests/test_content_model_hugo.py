@@ -151,6 +151,16 @@ def assert_same(case: str, flags: tuple[str, ...] = ()) -> tuple[Built, Built]:
     return hugo, matome
 
 
+def assert_same_edited(case: str, edit, label: str = "") -> tuple[Built, Built]:
+    """Both tools build copies of the case that ``edit(src)`` changes first (not cached);
+    their outputs must not differ (``label`` heads the differences)."""
+    hugo = build_prepared("hugo", prepare(case, "hugo", edit))
+    matome = build_prepared("matome", prepare(case, "matome", edit))
+    problems = differences(hugo, matome)
+    assert not problems, f"{label}\n" + "\n".join(problems)
+    return hugo, matome
+
+
 # --- sites that failed or differed before ------------------------------------------------
 
 
@@ -235,10 +245,7 @@ def test_disable_aliases(setting):
         text = (src / "hugo.toml").read_text(encoding="utf-8")
         (src / "hugo.toml").write_text(text + setting, encoding="utf-8")
 
-    hugo = build_prepared("hugo", prepare("alias-case", "hugo", config))
-    matome = build_prepared("matome", prepare("alias-case", "matome", config))
-    problems = differences(hugo, matome)
-    assert not problems, f"{setting}\n" + "\n".join(problems)
+    hugo, _ = assert_same_edited("alias-case", config, setting)
     pagination = setting.startswith("[pagination]")
     assert ("b/fy/index.html" in hugo.files) == pagination
     assert ("b/page/1/index.html" in hugo.files) != pagination
@@ -268,10 +275,7 @@ def test_titles_of_sections_taxonomies_and_terms_without_index(setting):
         text = (src / "hugo.toml").read_text(encoding="utf-8")
         (src / "hugo.toml").write_text(setting + text, encoding="utf-8")
 
-    hugo = build_prepared("hugo", prepare("list-titles", "hugo", config))
-    matome = build_prepared("matome", prepare("list-titles", "matome", config))
-    problems = differences(hugo, matome)
-    assert not problems, f"{setting}\n" + "\n".join(problems)
+    hugo, _ = assert_same_edited("list-titles", config, setting)
     if not setting:
         titles = {path: probe["title"] for path, probe in hugo.probes.items()}
         assert titles["category/index.html"] == "Category"  # not pluralized
@@ -304,10 +308,7 @@ def test_term_permalink_tokens(pattern):
         text = text.replace('tags = "/filter/tag/:slug/"', f'tags = "/t/{pattern}/"')
         (src / "hugo.toml").write_text(text, encoding="utf-8")
 
-    hugo = build_prepared("hugo", prepare("term-permalinks", "hugo", config))
-    matome = build_prepared("matome", prepare("term-permalinks", "matome", config))
-    problems = differences(hugo, matome)
-    assert not problems, f"{pattern}\n" + "\n".join(problems)
+    hugo, _ = assert_same_edited("term-permalinks", config, pattern)
     assert any(f.startswith("t/") for f in hugo.files)
 
 
@@ -373,10 +374,7 @@ def _fixed_mtimes(src: Path) -> None:
 
 
 def test_front_matter_date_sources_filename_and_file_mod_time():
-    hugo = build_prepared("hugo", prepare("front-matter-dates", "hugo", _fixed_mtimes))
-    matome = build_prepared("matome", prepare("front-matter-dates", "matome", _fixed_mtimes))
-    problems = differences(hugo, matome)
-    assert not problems, "\n".join(problems)
+    hugo, _ = assert_same_edited("front-matter-dates", _fixed_mtimes)
     probe = hugo.probes["posts/my-post/index.html"]
     assert probe["date"] == "2024-03-05T00:00:00Z" and probe["slug"] == "my-post"
     assert "posts/2024-3-5-x/index.html" in hugo.files  # not a date: the name is the path
@@ -497,10 +495,7 @@ def test_disable_kinds(kinds):
         with (src / "hugo.toml").open("a", encoding="utf-8") as f:
             f.write(f"enableRobotsTXT = true\ndisableKinds = {json.dumps(kinds)}\n")
 
-    hugo = build_prepared("hugo", prepare("kinds-site", "hugo", config))
-    matome = build_prepared("matome", prepare("kinds-site", "matome", config))
-    problems = differences(hugo, matome)
-    assert not problems, f"disableKinds = {kinds}\n" + "\n".join(problems)
+    hugo, _ = assert_same_edited("kinds-site", config, f"disableKinds = {kinds}")
     assert hugo.files, "Hugo wrote nothing"
 
 
@@ -519,10 +514,7 @@ def test_ugly_urls(setting):
         )
         (bundle / "r.txt").write_text("r", encoding="utf-8")
 
-    hugo = build_prepared("hugo", prepare("kinds-site", "hugo", config))
-    matome = build_prepared("matome", prepare("kinds-site", "matome", config))
-    problems = differences(hugo, matome)
-    assert not problems, f"{setting}\n" + "\n".join(problems)
+    hugo, _ = assert_same_edited("kinds-site", config, setting)
     assert {"posts/a.html", "posts/bund/r.txt", "old-a.html"} <= hugo.files
 
 
@@ -530,8 +522,5 @@ def test_headless_home():
     def config(src: Path) -> None:
         (src / "content/_index.md").write_text('+++\ntitle = "Home"\nheadless = true\n+++\n')
 
-    hugo = build_prepared("hugo", prepare("kinds-site", "hugo", config))
-    matome = build_prepared("matome", prepare("kinds-site", "matome", config))
-    problems = differences(hugo, matome)
-    assert not problems, "\n".join(problems)
+    hugo, _ = assert_same_edited("kinds-site", config)
     assert "index.html" not in hugo.files and "posts/a/index.html" in hugo.files

@@ -26,10 +26,22 @@ from matome.markup.markdown import MarkdownError, MarkdownRenderer
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests.cli import matome
-    from tests.hugo_oracle import highlight_skeleton, normalize_html, run_hugo
+    from tests.hugo_oracle import (
+        config_case_params,
+        highlight_skeleton,
+        hugo_content_per_config,
+        normalize_html,
+        run_hugo,
+    )
 except ImportError:
     from cli import matome
-    from hugo_oracle import highlight_skeleton, normalize_html, run_hugo
+    from hugo_oracle import (
+        config_case_params,
+        highlight_skeleton,
+        hugo_content_per_config,
+        normalize_html,
+        run_hugo,
+    )
 
 # --- highlighting: every lexer, every style, any input -----------------------------------
 
@@ -179,25 +191,14 @@ def _structure(markup: str) -> str:
 
 @pytest.fixture(scope="module")
 def hugo_highlights(tmp_path_factory) -> dict[str, dict[str, str]]:
-    return {
-        name: run_hugo(
-            tmp_path_factory.mktemp(name), config, content={c: FENCES[c] for c in cases}
-        )["content"]
-        for name, (config, cases) in HIGHLIGHT_CONFIGS.items()
-    }
+    return hugo_content_per_config(tmp_path_factory, HIGHLIGHT_CONFIGS, FENCES)
 
 
 def _renderer(config: dict) -> MarkdownRenderer:
     return MarkdownRenderer(config.get("markup"), legacy=config)
 
 
-def _highlight_params():
-    for name, (_, cases) in HIGHLIGHT_CONFIGS.items():
-        for case in cases:
-            yield pytest.param(name, case, id=f"{name}-{case}")
-
-
-@pytest.mark.parametrize(("config", "case"), list(_highlight_params()))
+@pytest.mark.parametrize(("config", "case"), config_case_params(HIGHLIGHT_CONFIGS))
 def test_code_block_matches_hugo(hugo_highlights, config, case):
     ours = _renderer(HIGHLIGHT_CONFIGS[config][0]).render(FENCES[case]).html
     expected = hugo_highlights[config][case]
@@ -501,21 +502,10 @@ GOLDMARK_CONFIGS: dict[str, tuple[dict, list[str]]] = {
 
 @pytest.fixture(scope="module")
 def hugo_blocks(tmp_path_factory) -> dict[str, dict[str, str]]:
-    return {
-        name: run_hugo(
-            tmp_path_factory.mktemp(name), config, content={c: BLOCKS[c] for c in cases}
-        )["content"]
-        for name, (config, cases) in GOLDMARK_CONFIGS.items()
-    }
+    return hugo_content_per_config(tmp_path_factory, GOLDMARK_CONFIGS, BLOCKS)
 
 
-def _goldmark_params():
-    for name, (_, cases) in GOLDMARK_CONFIGS.items():
-        for case in cases:
-            yield pytest.param(name, case, id=f"{name}-{case}")
-
-
-@pytest.mark.parametrize(("config", "case"), list(_goldmark_params()))
+@pytest.mark.parametrize(("config", "case"), config_case_params(GOLDMARK_CONFIGS))
 def test_goldmark_setting_matches_hugo(hugo_blocks, config, case):
     ours = _renderer(GOLDMARK_CONFIGS[config][0]).render(BLOCKS[case]).html
     assert normalize_html(ours) == normalize_html(hugo_blocks[config][case])

@@ -21,10 +21,10 @@ from matome.markup.markdown.settings import read_settings
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests.cli import matome
-    from tests.hugo_oracle import BEGIN, END, run_hugo
+    from tests.hugo_oracle import BEGIN, END, config_case_params, run_hugo
 except ImportError:
     from cli import matome
-    from hugo_oracle import BEGIN, END, run_hugo
+    from hugo_oracle import BEGIN, END, config_case_params, run_hugo
 
 GO_HOOKS = {
     "_markup/render-link.html": (
@@ -258,13 +258,7 @@ def rendered(tmp_path_factory) -> dict[str, tuple[dict[str, str], dict[str, str]
     return out
 
 
-def _params():
-    for name, (_, cases) in CONFIGS.items():
-        for case in cases:
-            yield pytest.param(name, case, id=f"{name}-{case}")
-
-
-@pytest.mark.parametrize(("config", "case"), list(_params()))
+@pytest.mark.parametrize(("config", "case"), config_case_params(CONFIGS))
 def test_render_hook_matches_hugo(rendered, config, case):
     hugo, ours = rendered[config]
     assert ours[case] == hugo[case].replace("&#43;", "+")
