@@ -12,10 +12,12 @@ links to plain URLs) takes the same road.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
-from ..go_url import URLError, parse_url, url_attribute
 from .chars import GO_SPACE
 from .extras import tags_by_char
+from .hooks import autolink_context
 from .inline import hard_break_keep
 from .library_internals import escapeHtml
 from .linkify import after_trigger, autolink_at, autolink_href
@@ -226,6 +228,10 @@ def plain_line(text: str) -> bool:
     return text[:1] not in ("", " ") and text[-1] != " " and _NOT_PLAIN.search(text) is None
 
 
+# Writes one link from its hook context (``hooks.autolink_context``).
+LinkHook = Callable[[dict[str, Any]], str]
+
+
 class FastPath:
     def __init__(self, s: Settings):
         self.s = s
@@ -241,9 +247,9 @@ class FastPath:
             re.compile(f"[{re.escape(''.join(sorted(marks)))}]") if marks else None
         )
 
-    def render(self, text: str, embedded_links: bool = False) -> str | None:
+    def render(self, text: str, link_hook: LinkHook | None = None) -> str | None:
         """The markdownify output for ``text``, or None when the full path is needed.
-        ``embedded_links``: Hugo's embedded link hook writes the links."""
+        ``link_hook``: what writes the links (Hugo's embedded link hook), if not matome."""
         if not self.enabled:
             return None
         links = self._links(text)
@@ -258,9 +264,7 @@ class FastPath:
         if self.extension_marks and any(self.extension_marks.search(b) for b in blocks):
             return None
         counter = QuoteCount()
-        paragraphs = [self._paragraph(block, counter, links, embedded_links) for block in blocks]
-        if None in paragraphs:
-            return None
+        paragraphs = [self._paragraph(block, counter, links, link_hook) for block in blocks]
         if len(paragraphs) == 1:
             return paragraphs[0].strip(GO_SPACE)
         return "".join(f"<p>{p}</p>\n" for p in paragraphs)
@@ -281,18 +285,16 @@ class FastPath:
         return None if _fast_refused(checked, spans) else links
 
     def _paragraph(
-        self, block: str, counter: QuoteCount, links: bool, embedded_links: bool
-    ) -> str | None:
+        self, block: str, counter: QuoteCount, links: bool, link_hook: LinkHook | None
+    ) -> str:
         # The same text markdown-it's inline parser gets: outer spaces trimmed.
         block = block.strip(" ")
         spans = _bare_urls(block) if links else _code_spans(block) if "`" in block else None
         anchors = (
-            [self._span_html(block[start:end], kind, embedded_links) for start, end, kind in spans]
+            [self._span_html(block[start:end], kind, link_hook) for start, end, kind in spans]
             if spans
             else None
         )
-        if anchors and None in anchors:
-            return None
         block = self._text_html(block, counter, spans)
         if anchors:
             first, *rest = block.split(_LINK_MARK)
@@ -311,7 +313,7 @@ class FastPath:
             text = _LINE_SPACES.sub(_line_break, text)
         return text
 
-    def document(self, text: str, embedded_links: bool = False) -> str | None:
+    def document(self, text: str, link_hook: LinkHook | None = None) -> str | None:
         """The HTML of a page body made only of paragraphs, one-line block quotes and links
         to plain URLs (a matome article's frame around its comments), or None.
 
@@ -332,14 +334,10 @@ class FastPath:
                     return None
             if "](" in block:
                 # Hugo's embedded hook looks a link up among the site's pages: full path.
-                html = None if embedded_links else self._link_paragraph(block, counter)
+                html = None if link_hook else self._link_paragraph(block, counter)
             else:
                 links = self._links(block)
-                html = (
-                    None
-                    if links is None
-                    else self._paragraph(block, counter, links, embedded_links)
-                )
+                html = None if links is None else self._paragraph(block, counter, links, link_hook)
             if html is None:
                 return None
             out.append(
@@ -368,19 +366,13 @@ class FastPath:
         out.append(self._text_html(block[pos:], counter, None))
         return "".join(out)
 
-    def _span_html(self, source: str, kind: str, embedded_links: bool) -> str | None:
-        """A code span or an autolink; None when the full path must write it."""
+    def _span_html(self, source: str, kind: str, link_hook: LinkHook | None) -> str:
+        """A code span or an autolink (written by ``link_hook`` as the full path's is)."""
         if kind == "code":
             return f"<code>{escapeHtml(_code_content(source))}</code>"
         href = autolink_href(source, kind, self.s.linkify_protocol)
-        if embedded_links:
-            # Hugo's embedded link hook: an autolink is absolute, so it is written as Go
-            # parses and prints it, as html/template escapes it.
-            try:
-                href = url_attribute(parse_url(href).string())
-            except URLError:
-                return None  # the full path fails the build at its place
-            return f'<a href="{href}">{escapeHtml(source)}</a>'
+        if link_hook is not None:
+            return link_hook(autolink_context(href, source))
         return f'<a href="{safe_href(href, self.s.unsafe)}">{escapeHtml(source)}</a>'
 
     def typography(self, block: str, counter: QuoteCount, spans: list[Span] | None) -> str:

@@ -29,12 +29,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .headings import plain_text
-from .library_internals import Token
+from .library_internals import Token, escapeHtml
 
 # What the comment fast path writes itself; hooks of other kinds leave it in use.
 FAST_PATH_KINDS = frozenset({"link", "image", "blockquote"})
 # A GitHub alert's first line: ``[!NOTE]``, ``[!TIP]+ Title``, ``[!WARNING]- Title``.
 _ALERT = re.compile(r"\[!([A-Za-z]+)\]([+-]?)")
+
+
+def autolink_context(destination: str, label: str) -> dict[str, Any]:
+    """What a link hook is given for a bare URL (linkify's or ``<...>``'s)."""
+    return {"destination": destination, "title": "", "text": escapeHtml(label), "plain_text": label}
 
 
 @dataclass(frozen=True)

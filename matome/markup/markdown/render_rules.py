@@ -20,7 +20,14 @@ from .emoji import emoji_entities
 from .errors import MarkdownError
 from .highlight import FenceAttributeError, Highlighter, codeblock_context, fence_language
 from .highlight_options import OptionError
-from .hooks import RenderHooks, hook_attributes, split_alert, table_rows, text_content
+from .hooks import (
+    RenderHooks,
+    autolink_context,
+    hook_attributes,
+    split_alert,
+    table_rows,
+    text_content,
+)
 from .library_internals import Token, escapeHtml
 from .rawhtml import OMITTED, html_block_has_closure, is_comment
 from .settings import Settings
@@ -211,13 +218,7 @@ class RenderRules:
         token = tokens[idx]
         hooks: RenderHooks | None = env.get("_hooks")
         if hooks is not None and "link" in hooks.kinds:
-            context = {
-                "destination": token.attrGet("href") or "",
-                "title": "",
-                "text": escapeHtml(token.content),
-                "plain_text": token.content,
-            }
-            return hooks.call("link", context)
+            return hooks.call("link", autolink_context(token.attrGet("href") or "", token.content))
         href = safe_href(token.attrGet("href") or "", self.s.unsafe)
         return f'<a href="{href}">{escapeHtml(token.content)}</a>'
 

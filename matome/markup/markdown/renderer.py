@@ -9,6 +9,7 @@ get Hugo's IDs and table-of-contents titles as a page is rendered.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from ...config_types import key_position
 from ...errors import SourceError
 from .attributes import attribute_text
 from .chars import GO_SPACE
-from .fastpath import FastPath, plain_line
+from .fastpath import FastPath, LinkHook, plain_line
 from .headings import Heading, heading_id, plain_text, reserve_id
 from .highlight import Highlighter
 from .highlight_options import OptionError
@@ -74,7 +75,7 @@ class MarkdownRenderer:
         """Render a page body: HTML plus the headings (with their IDs) for the TOC. With
         render ``hooks``, the site's templates write what they hook."""
         if hooks is None or hooks.fast_path():
-            fast = self._fast.document(text, _embedded_links(hooks))
+            fast = self._fast.document(text, _link_hook(hooks))
             if fast is not None:  # a matome article's frame: a quote, links, the comments
                 return RenderedMarkdown(fast, [])
         return self.render_parsed(text, hooks)
@@ -105,7 +106,7 @@ class MarkdownRenderer:
         if self.is_own_html(text):
             return text
         if hooks is None or hooks.fast_path():
-            fast = self._fast.render(text, _embedded_links(hooks))
+            fast = self._fast.render(text, _link_hook(hooks))
             if fast is not None:
                 return fast
         return trim_short_html(self.render(text, hooks).html)
@@ -152,6 +153,9 @@ class MarkdownRenderer:
         return found
 
 
-def _embedded_links(hooks: RenderHooks | None) -> bool:
-    """Whether Hugo's embedded link hook writes the links (and autolinks) of a render."""
-    return hooks is not None and "link" in hooks.embedded
+def _link_hook(hooks: RenderHooks | None) -> LinkHook | None:
+    """What writes the links (and bare URLs) of a render on the fast path: Hugo's embedded
+    link hook when it is on (``hooks.fast_path`` leaves no other), else None (matome)."""
+    if hooks is None or "link" not in hooks.embedded:
+        return None
+    return functools.partial(hooks.call, "link")
