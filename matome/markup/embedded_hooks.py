@@ -26,6 +26,7 @@ from typing import Any
 
 from ..graph.paths import RefIndex, index_refs, resolve_ref
 from .go_url import GoURL, URLError, attribute_text, parse_url, url_attribute
+from .markdown.attributes import go_float
 
 EmbeddedHook = Callable[[dict[str, Any], dict[str, Any]], str]
 
@@ -155,7 +156,7 @@ def _go_string(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
+        return go_float(value)  # no exponent: 1e21 is 1000000000000000000000
     return str(value)
 
 
