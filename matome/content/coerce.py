@@ -81,19 +81,20 @@ def to_str(value) -> tuple[str, bool]:
     if isinstance(value, int):
         return str(value), False
     if isinstance(value, float):
-        return _go_float(value), False
+        return float_string(value), False
     if isinstance(value, (datetime, date)):
         return str(value), False
     return "", value is None
 
 
-def _go_float(value: float) -> str:
-    """strconv.FormatFloat(f, 'f', -1, 64): the shortest digits, never an exponent."""
+def float_string(value: float) -> str:
+    """A float as Go's ``cast.ToString`` writes it, ``strconv.FormatFloat(f, 'f', -1, 64)``:
+    the shortest digits, never an exponent (3.0 is "3", 1e21 is "1000000000000000000000")."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
         return "+Inf" if value > 0 else "-Inf"
-    return format(Decimal(repr(value)), "f")
+    return format(Decimal(repr(value)), "f").removesuffix(".0")
 
 
 def to_str_list(value) -> tuple[list[str], bool]:

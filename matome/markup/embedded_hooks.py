@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..content.coerce import float_string
 from ..graph.paths import RefIndex, index_refs, resolve_ref
 from .go_url import GoURL, URLError, attribute_text, parse_url, url_attribute
-from .markdown.attributes import go_float
 
 EmbeddedHook = Callable[[dict[str, Any], dict[str, Any]], str]
 
@@ -156,7 +156,7 @@ def _go_string(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return go_float(value)  # no exponent: 1e21 is 1000000000000000000000
+        return float_string(value)  # no exponent: 1e21 is 1000000000000000000000
     return str(value)
 
 

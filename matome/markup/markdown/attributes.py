@@ -10,8 +10,9 @@ them as Go's ``cast.ToString`` writes them (``2`` not ``2.0``).
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from typing import Any
+
+from ...content.coerce import float_string
 
 Attributes = list[tuple[str, Any]]
 
@@ -147,10 +148,5 @@ def attribute_text(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, float):
-        return go_float(value)
+        return float_string(value)
     return str(value) if isinstance(value, (str, int)) else ""
-
-
-def go_float(value: float) -> str:
-    """Go's ``strconv.FormatFloat(f, 'f', -1, 64)``: the shortest exact digits, no exponent."""
-    return format(Decimal(repr(value)), "f").removesuffix(".0")

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .attributes import attribute_text, go_float
+from ...content.coerce import float_string
+from .attributes import attribute_text
 
 
 class OptionError(ValueError):
@@ -212,7 +213,7 @@ def line_numbers(config: HighlightConfig) -> tuple[bool, bool]:
     if value in ("inline", "table"):
         return True, value == "table"
     kind = {str: "string", float: "float64", int: "int64"}.get(type(value), type(value).__name__)
-    shown = go_float(value) if isinstance(value, float) else value
+    shown = float_string(value) if isinstance(value, float) else value
     raise OptionError(
         f'lineNos must be one of true, false, "inline", or "table"; got {shown} ({kind})'
     )
