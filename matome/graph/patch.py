@@ -16,10 +16,11 @@ from .sections import link_prev_next
 from .site import Site
 
 
-def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]]:
+def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int], bool]:
     """Sort again what the titles of ``retitled`` order; return the pages whose lists,
-    neighbours or pagers changed (``retitled`` themselves included), and the pages whose
-    place in ``site.pages`` changed (old index -> new)."""
+    neighbours or pagers changed (``retitled`` themselves included), the pages whose
+    place in ``site.pages`` changed (old index -> new), and whether any page's related
+    rank changed (else every ``related`` list reads as it did)."""
     touched = set(retitled)
     links = {id(p): _neighbours(p) for p in site.regular_pages}
     site.regular_pages.sort(key=sort_key)
@@ -42,13 +43,14 @@ def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]
         node.pagers = paginate(node, site.config.pager_size, site)
         node.paginator = node.pagers[0]
         touched.add(node)
+    reranked = False
     if site.related_index is not None:
         related = site.related_index
         if moved:
             related.by_rank = [moved.get(i, i) for i in related.by_rank]
             related.rank = {moved.get(i, i): r for i, r in related.rank.items()}
-        rerank(related, site.pages, retitled)
-    return touched, moved
+        reranked = rerank(related, site.pages, retitled)
+    return touched, moved, reranked
 
 
 def renumber(site: Site) -> dict[int, int]:
@@ -67,9 +69,11 @@ def renumber(site: Site) -> dict[int, int]:
     return moved
 
 
-def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> None:
+def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> bool:
     """Number again the related ranks of the pages that share a publish date with one of
-    ``retitled`` (they are consecutive: pages rank newest first, then by title)."""
+    ``retitled`` (they are consecutive: pages rank newest first, then by title); return
+    whether any rank changed."""
+    changed = False
     for page in retitled:
         at = related.rank.get(page.index)
         if at is None:
@@ -86,6 +90,7 @@ def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> None:
         order = sorted(group, key=lambda i: (pages[i].title, i))
         if order == group:
             continue
+        changed = True
         moved = {related.rank[i]: start + n for n, i in enumerate(order)}
         keywords = [related.keywords[related.rank[i]] for i in order]
         related.by_rank[start : end + 1] = order
@@ -96,6 +101,7 @@ def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> None:
             ranks = related.members.get(name, {}).get(word)
             if ranks is not None:
                 ranks[:] = sorted(moved.get(r, r) for r in ranks)
+    return changed
 
 
 def _neighbours(page: Page) -> tuple:

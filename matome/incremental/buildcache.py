@@ -107,6 +107,41 @@ class BuildCache:
 
 
 @dataclass
+class PairIndex:
+    """``BuildCache.pairs`` by number and by page key, and the reads whose value equals
+    nothing (they read as changed each run), kept from one run to the next by
+    ``MemoryStore`` (``ReadNumbers`` numbers the new reads into it): a run on a kept graph
+    looks up the reads of the few pages that changed rather than every read."""
+
+    ids: dict[tuple, int]
+    by_key: dict[str, list[int]]
+    volatile: set[int]
+
+    @classmethod
+    def of(cls, pairs: list[tuple], values: list) -> PairIndex:
+        index = cls({}, {}, set())
+        for i, (pair, value) in enumerate(zip(pairs, values, strict=True)):
+            index.add(pair, i, value)
+        return index
+
+    def add(self, pair: tuple, number: int, value: Any) -> None:
+        self.ids[pair] = number
+        self.by_key.setdefault(pair[0], []).append(number)
+        self.valued(number, value)
+
+    def valued(self, number: int, value: Any) -> None:
+        """Read ``number`` returns ``value`` now."""
+        if value != value:
+            self.volatile.add(number)
+        else:
+            self.volatile.discard(number)
+
+    def of_keys(self, keys) -> list[int]:
+        """The numbers of every read of these keys."""
+        return [i for key in keys for i in self.by_key.get(key, ())]
+
+
+@dataclass
 class IndexChanges:
     """What builds on the kept site graph changed since the index file was written.
 
@@ -248,6 +283,33 @@ def files_unchanged(
 def content_attributes() -> frozenset[str]:
     """Page attributes made by rendering content: unknown until every body is rendered."""
     return frozenset({*RENDERED_FIELDS, "content", "summary", "comment_count"})
+
+
+def body_readers(
+    cache: BuildCache,
+    keys: set[str],
+    index: PairIndex | None = None,
+    by_read: dict[int, set[str]] | None = None,
+) -> dict[str, set[str]]:
+    """For each of these pages, the files of the last run that read its rendered body.
+    ``index`` and ``by_read``: the cache's reads and each read's files, when kept
+    (``MemoryStore``); else every read and every file is looked at."""
+    attrs = content_attributes()
+    if index is not None and by_read is not None:
+        found: dict[str, set[str]] = {}
+        for i in index.of_keys(keys):
+            key, attr = cache.pairs[i]
+            if attr in attrs and by_read.get(i):
+                found.setdefault(key, set()).update(by_read[i])
+        return found
+    wanted = {i: key for i, (key, attr) in enumerate(cache.pairs) if key in keys and attr in attrs}
+    found = {}
+    for path, record in cache.outputs.items():
+        if wanted.keys().isdisjoint(record.reads):
+            continue
+        for i in wanted.keys() & set(record.reads):
+            found.setdefault(wanted[i], set()).add(path)
+    return found
 
 
 def content_source(page: Page) -> str:

@@ -121,12 +121,12 @@ class _GraphUnpickler(pickle.Unpickler):
 
 
 def body_edits(
-    site: Site, changed: set[str], patch: bool = False
+    site: Site, changed: set[str], by_file: dict[str, Page], patch: bool = False
 ) -> list[tuple[Page, FrontMatter]] | None:
     """The pages whose file (among ``changed``) changed only below its front matter, with
-    what the file holds now; None when one is not a page of the graph or its front
-    matter changed (with ``patch``: other than in a way ``patchable`` allows)."""
-    by_file = {p.file.filename: p for p in site.pages if p.file is not None}
+    what the file holds now (``by_file``: the site's pages by file name); None when one
+    is not a page of the graph or its front matter changed (with ``patch``: other than in
+    a way ``patchable`` allows)."""
     edits = []
     for path in sorted(changed):
         page = by_file.get(path)

@@ -42,7 +42,7 @@ from ..images.thumbnails import (
     thumbnail_cache,
 )
 from ..incremental import buildcache
-from ..incremental.buildcache import BuildCache, LastBuild
+from ..incremental.buildcache import BuildCache, LastBuild, PairIndex
 from ..incremental.reads import (
     GraphView,
     ReadLog,
@@ -229,7 +229,7 @@ def _load(run: _Run) -> None:
         run.source, run.config, graph.site, run.store, run.options.strict
     )
     run.fresh = BuildCache(run.changes.fingerprint, run.templates, graph.build_id)
-    run.view = GraphView(graph.site)
+    run.view = run.store.view_of(graph.site)
     run.edited = {page_key(p) for p, _ in graph.edits} if graph.kept else None
     by_file = run.view.by_file
     run.report.changed_pages = [
@@ -325,16 +325,17 @@ def _write_files(
     graph, cache, store, report, fresh = run.graph, run.cache, run.store, run.report, run.fresh
     snap, site = graph.kept, graph.site
     patched = frozenset(page_key(p) for p in graph.patched)
-    ids = store.pair_ids() if snap is not None and cache is not None else None
-    current = (
-        last_reads_now(cache, run.view, fresh, snap is not None, patched, graph.reordered, ids)
-        if cache
-        else []
-    )
+    index = store.pair_ids() if snap is not None and cache is not None else None
+    current, stale = [], set()
+    if cache:
+        current, stale = last_reads_now(
+            cache, run.view, fresh, snap is not None, patched, graph.reordered, index,
+            graph.reranked,
+        )  # fmt: skip
     same_plan = snap is not None and outputs is snap.outputs
     readers = store.readers() if same_plan else None
     kept = kept_outputs(
-        outputs, site, cache, run.changed, run.changes.destination, current, same_plan,
+        outputs, site, cache, run.changed, run.changes.destination, stale, same_plan,
         store.check_published, readers,
     )  # fmt: skip
     run.clock.lap("staging")
@@ -344,9 +345,11 @@ def _write_files(
     for item in outputs:
         (later if item.kind == "copy" and item.out_path in thumbs else now).append(item)
     if run.options.preview is not None:
-        now, deferred = _defer(run.options.preview, now, kept, site, run.edited, cache, waiting)
+        now, deferred = _defer(
+            run.options.preview, now, kept, site, run.edited, cache, waiting, index, readers
+        )
         report.deferred = [item.out_path for item in deferred]
-    numbers = ReadNumbers(fresh, cache, current, run.view, ids)
+    numbers = ReadNumbers(fresh, cache, current, run.view, index)
     written, files, errors = write_outputs(
         now, kept, fresh, numbers, run.workers, run.progress, report
     )
@@ -369,12 +372,12 @@ def _write_files(
         later = []
         delivered = [item for item in outputs if item.out_path not in thumbs]
     # The assets and processed images templates showed (as Hugo, only those).
-    resources, errors = published_outputs(site, fresh, outputs, run.run_context.env)
+    resources, errors = published_outputs(site, fresh, outputs, run.run_context.env, index)
     if errors:
         raise BuildFailed(_sorted_errors(errors))
     later += resources
     delivered = delivered + resources
-    kept_graph = _keep_graph(run, outputs, encoding, early, early_jobs, numbers)
+    kept_graph = _keep_graph(run, outputs, kept, encoding, early, early_jobs, numbers)
     more, more_files, errors = write_outputs(later, {}, fresh, numbers, 1, run.progress, report)
     if errors:
         raise BuildFailed(_sorted_errors(errors))
@@ -384,7 +387,9 @@ def _write_files(
     return _Files(delivered, written, files, kept, kept_graph, shown)
 
 
-def _keep_graph(run: _Run, outputs, encoding, early, early_jobs, numbers) -> Snapshot | None:
+def _keep_graph(
+    run: _Run, outputs, kept: dict, encoding, early, early_jobs, numbers
+) -> Snapshot | None:
     """The graph is kept (by a child, on disk) while the cache index is saved and the
     thumbnails may still encode: the output workers are gone, so the pages the pickler
     touches do not make the run's peak. Of no use without the LastBuild record, written
@@ -400,7 +405,7 @@ def _keep_graph(run: _Run, outputs, encoding, early, early_jobs, numbers) -> Sna
     elif outputs is not snap.outputs:
         snap.outputs = outputs  # a static file changed: planned again
     numbers.finish(renumber=snap is None)
-    store.save_cache(run.fresh, run.cache, changes_only=snap is not None)
+    store.save_cache(run.fresh, run.cache, changes_only=snap is not None, kept=kept.keys())
     if keeping is not None:
         keeping.result()
     image_warnings = encoding.result() if encoding is not None else []
@@ -539,12 +544,15 @@ def _defer(
     edited: set[str] | None,
     cache: BuildCache | None,
     waiting: list[Page],
+    index: PairIndex | None,
+    by_read: dict[int, set[str]] | None,
 ) -> tuple[list[Output], list[Output]]:
     """Split the files to render into now and later. What shows a body left as it was
     waits too, kept or not (its reads are those of the old body), and loses its record."""
     shows = set()
     if waiting and cache is not None:
-        shows = _readers_of_bodies(cache, {page_key(p) for p in waiting})
+        readers = buildcache.body_readers(cache, {page_key(p) for p in waiting}, index, by_read)
+        shows = set().union(*readers.values())
         for path in shows:
             kept.pop(path, None)
     render = [item for item in todo if item.out_path not in kept]
@@ -552,13 +560,6 @@ def _defer(
     later += [item for item in now if item.out_path in shows]
     deferred = {item.out_path for item in later}
     return [item for item in todo if item.out_path not in deferred], later
-
-
-def _readers_of_bodies(cache: BuildCache, keys: set[str]) -> set[str]:
-    """The files of the last run that read the rendered body of these pages."""
-    attrs = buildcache.content_attributes()
-    wanted = {i for i, (key, attr) in enumerate(cache.pairs) if key in keys and attr in attrs}
-    return {path for path, record in cache.outputs.items() if not wanted.isdisjoint(record.reads)}
 
 
 def _remove(destination: Path, paths: set[str]) -> list[str]:

@@ -10,6 +10,7 @@ again.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,7 +38,7 @@ class Changes:
     hashing: ForkedCall | None  # a child reading every input, when there is no last run
     last: LastBuild | None
 
-    @property
+    @functools.cached_property
     def files(self) -> set[str]:
         """The input files whose bytes changed since the last run (every one without it)."""
         if self.last is None:

@@ -41,6 +41,7 @@ class Graph:
     # Pages whose title was put in, and those whose lists or neighbours it reordered.
     patched: list[Page] = field(default_factory=list)
     reordered: bool = False  # the site's pages changed places (its lists read otherwise)
+    reranked: bool = False  # a page's related rank changed (``related`` lists read otherwise)
     errors: list[SourceError] = field(default_factory=list)
     warnings: list[SourceError] = field(default_factory=list)
     next_change: object = None  # when a future page is due or a page expires
@@ -62,8 +63,9 @@ def load_graph(
         patched = snapshot.apply(snap.site, edits, changes.now)
         reordered: set[Page] = set()
         moved: dict[int, int] = {}
+        reranked = False
         if patched:
-            reordered, moved = reorder(snap.site, patched)
+            reordered, moved, reranked = reorder(snap.site, patched)
             if moved:  # the plan and the images name pages by their place
                 renumber_pages(snap.site, moved)
                 snap.outputs = [
@@ -81,6 +83,7 @@ def load_graph(
         graph = Graph(snap.site, snap.build_id, snap, edits, warnings=list(snap.warnings))
         graph.patched = list(reordered)
         graph.reordered = bool(patched) and bool(moved)
+        graph.reranked = reranked
         graph.next_change = changes.last.next_change
         return graph
     config = changes.config
@@ -175,5 +178,6 @@ def kept_graph(
         return None
     # In memory (``matome serve``), a title edit is put into the graph rather than the
     # graph built again; a build on disk would have to keep the graph again.
-    edits = snapshot.body_edits(snap.site, edited, patch=store.keeps_loaded)
+    by_file = store.view_of(snap.site).by_file
+    edits = snapshot.body_edits(snap.site, edited, by_file, patch=store.keeps_loaded)
     return None if edits is None else (snap, edits)

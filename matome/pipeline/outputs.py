@@ -22,7 +22,7 @@ from ..content.page import drop_content
 from ..errors import SourceError
 from ..graph.site import Site
 from ..incremental import buildcache
-from ..incremental.buildcache import BuildCache, OutputRecord
+from ..incremental.buildcache import BuildCache, OutputRecord, PairIndex
 from ..incremental.reads import UNSET, GraphView, RelatedLists, share_related
 from ..parallel import PARALLEL_THRESHOLD, map_chunks
 from ..progress import Progress
@@ -47,15 +47,18 @@ def last_reads_now(
     kept: bool,
     patched: frozenset[str] = frozenset(),
     reordered: bool = False,
-    ids: dict[tuple, int] | None = None,
-) -> list:
-    """What each read of the last build's files returns now, in ``cache.pairs`` order.
+    index: PairIndex | None = None,
+    reranked: bool = False,
+) -> tuple[list, set[int]]:
+    """What each read of the last build's files returns now, in ``cache.pairs`` order,
+    and the numbers of those whose value changed (a value that compares unequal to
+    itself, a read of a callable, counts as changed each time).
 
     A body taken from the cache renders as it did, so its reads need not load it. On a
     kept graph (``kept``), only the pages rendered again, those whose front matter was
-    put in (``patched``: with every related list, which shows titles) and the build date
-    can read differently (a value that compares unequal to itself, a read of a callable,
-    stays so)."""
+    put in (``patched``), every related list when a title moved a page's related rank
+    (``reranked``) and the build date can read differently. ``index``: the reads by page
+    and those equal to nothing, when kept (``MemoryStore``); else every read is looked at."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
     value, storable = view.value, buildcache.storable
@@ -65,27 +68,34 @@ def last_reads_now(
         if reordered:  # the site's lists hold the pages whose order changed
             again |= set(view.sites)
         pairs, current = cache.pairs, list(cache.values)
-        # The pairs of those pages, found in C: a site's reads are many.
-        ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
         dates = [(key, "build_date") for key in view.sites]  # each language's site
-        if ids is not None:
-            dated = [ids[p] for p in dates if p in ids]
-        else:
+        if index is not None:
+            ours = index.of_keys(again)
+            dated = [index.ids[p] for p in dates if p in index.ids]
+        else:  # the pairs of those pages, found in C: a site's reads are many
+            ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
             dated = [pairs.index(p) for p in dates if p in pairs]
         related = []
-        if patched:
+        if reranked:
             related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
         # Related lists are compared keyword by keyword, each keyword's pages once.
-        same = RelatedLists(view.site.related_index.include_newer) if patched else None
+        same = RelatedLists(view.site.related_index.include_newer) if reranked else None
+        stale = set()
         for i in chain(ours, dated, related):
             pair = pairs[i]
             now = known[pair] if pair in known else storable(value(pair))
             if same is not None and pair[1] == "related":
-                if not same.unchanged(current[i], now):
-                    current[i] = now
-            elif now != current[i]:  # an equal value keeps its object: not a change to save
-                current[i] = now
-        return current
+                if same.unchanged(current[i], now):
+                    continue
+            elif now == current[i]:  # an equal value keeps its object: not a change to save
+                continue
+            current[i] = now
+            stale.add(i)
+            if index is not None:
+                index.valued(i, now)
+        if index is None:
+            return current, _changed_reads(cache.values, current)
+        return current, stale | index.volatile
     current = [  # each pair once: no memo (``current``) needed
         old
         if pair[0] in reused and pair[1] in attrs
@@ -99,7 +109,13 @@ def last_reads_now(
     for i in compress(range(len(current)), map(_RELATED, map(_ATTR, cache.pairs))):
         if same.unchanged(cache.values[i], current[i]):
             current[i] = cache.values[i]
-    return current
+    return current, _changed_reads(cache.values, current)
+
+
+def _changed_reads(before: list, now: list) -> set[int]:
+    """The numbers of the reads whose value is not equal to what it was (in C: reads
+    are many)."""
+    return set(compress(range(len(now)), starmap(operator.ne, zip(before, now, strict=True))))
 
 
 def kept_outputs(
@@ -108,13 +124,14 @@ def kept_outputs(
     cache: BuildCache | None,
     changed: frozenset[str] | None,
     destination: Path,
-    current: list,
+    stale: set[int],
     same_plan: bool,
     check_published: bool = True,
     readers: dict[int, set[str]] | None = None,
 ) -> dict[str, OutputRecord]:
     """The files of the last build that this one would write again byte for byte.
 
+    ``stale``: the numbers of the reads that return another value now.
     ``same_plan``: the outputs are the kept graph's, planned as the records were.
     ``check_published``: whether the published file may have been changed by another hand
     (else what the last run wrote is taken to be there).
@@ -122,8 +139,6 @@ def kept_outputs(
     that changed are looked at."""
     if cache is None:
         return {}
-    changed_reads = starmap(operator.ne, zip(cache.values, current, strict=True))
-    stale = set(compress(range(len(current)), changed_reads))  # in C: reads are many
     if readers is not None and same_plan and not check_published:
         again = set().union(*(readers.get(i, ()) for i in stale))
         return {
@@ -269,15 +284,18 @@ class ReadNumbers:
         cache: BuildCache | None,
         current: list,
         view: GraphView,
-        ids: dict[tuple, int] | None = None,
+        index: PairIndex | None = None,
     ):
-        """``ids``: the numbers of ``cache.pairs``, when known (``MemoryStore``)."""
+        """``index``: ``cache.pairs`` numbered, when kept (``MemoryStore``): new reads
+        are numbered into it."""
         if cache is not None:
             fresh.pairs, fresh.values = list(cache.pairs), current
         self.fresh, self.cache, self.view = fresh, cache, view
-        if ids is None:
-            ids = dict(zip(fresh.pairs, range(len(fresh.pairs)), strict=True))
-        self.ids = ids
+        self.index = index
+        if index is None:
+            self.ids = dict(zip(fresh.pairs, range(len(fresh.pairs)), strict=True))
+        else:
+            self.ids = index.ids
         # Each worker's table has its own copy of a page's key: one string per key, not
         # per pair, is kept, and the index loads faster.
         self.same_key: dict[str, str] = {}
@@ -308,13 +326,17 @@ class ReadNumbers:
         digests = view.memo.get(STORED, {})  # of the bodies rendered in this build
         for j in [j for j, i in enumerate(numbers) if i is None]:
             pair = table[j]
-            numbers[j] = ids[pair] = len(pairs)
+            number = numbers[j] = len(pairs)
             key, attr = pair
             value = digests.get(pair, UNSET)
             if value is UNSET:
                 value = buildcache.storable(view.evaluate(pair))
             if attr == "related":
                 value = share_related(value, self.same_pages)
+            if self.index is not None:
+                self.index.add(pair, number, value)
+            else:
+                ids[pair] = number
             pairs.append((same_key.setdefault(key, key), attr))
             values.append(value)
 

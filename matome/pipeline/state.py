@@ -10,12 +10,14 @@ when it is idle, so the next ``matome serve`` starts warm.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..incremental import buildcache, snapshot
-from ..incremental.buildcache import BuildCache, LastBuild
+from ..incremental.buildcache import BuildCache, LastBuild, PairIndex
+from ..incremental.reads import GraphView
 from ..incremental.snapshot import Snapshot
 from ..parallel import ForkedCall
 from .context import RunContext
@@ -31,9 +33,20 @@ class DiskStore:
     keeps_loaded = False
     loaded = None
     planned: set[str] | None = None  # the files the last run made (``MemoryStore``)
+    view: GraphView | None = field(default=None, repr=False)  # see ``view_of``
 
-    def pair_ids(self) -> dict[tuple, int] | None:
-        """The cache's reads by number, when kept (``ReadNumbers`` makes them otherwise)."""
+    def view_of(self, site: Any) -> GraphView:
+        """The reads of this site graph, worked out: made once per graph, whose pages stay
+        the same objects while it is kept (its memo is forgotten each run)."""
+        if self.view is None or self.view.site is not site:
+            self.view = GraphView(site)
+        else:
+            self.view.forget()
+        return self.view
+
+    def pair_ids(self) -> PairIndex | None:
+        """The cache's reads by number and by page, when kept (``ReadNumbers`` numbers
+        them otherwise)."""
         return None
 
     def readers(self) -> dict[int, set[str]] | None:
@@ -54,8 +67,15 @@ class DiskStore:
         """A run that changes the site makes the last one's record untrue until it succeeds."""
         buildcache.forget_last_build(self.folder)
 
-    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, changes_only: bool) -> None:
-        """The index; with ``changes_only``, as what changed since ``cache`` when that is small."""
+    def save_cache(
+        self,
+        fresh: BuildCache,
+        cache: BuildCache | None,
+        changes_only: bool,
+        kept: Collection[str] = (),
+    ) -> None:
+        """The index; with ``changes_only``, as what changed since ``cache`` when that is
+        small. ``kept``: the files whose record is the last run's."""
         if not changes_only or not buildcache.save_changes(self.folder, fresh, cache):
             buildcache.save(self.folder, fresh)
 
@@ -84,7 +104,7 @@ class MemoryStore(DiskStore):
         super().__init__(folder, check_published=True)
         self.destination = destination
         self.loaded = None
-        self.ids: dict[tuple, int] | None = None
+        self.ids: PairIndex | None = None
         self.by_read: dict[int, set[str]] | None = None
         self.fingerprint = ""
         self.last: LastBuild | None = None
@@ -116,12 +136,18 @@ class MemoryStore(DiskStore):
         self.last = None
         super().forget_last_build()
 
-    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, changes_only: bool) -> None:
+    def save_cache(
+        self,
+        fresh: BuildCache,
+        cache: BuildCache | None,
+        changes_only: bool,
+        kept: Collection[str] = (),
+    ) -> None:
         # On a kept graph the reads keep their numbers (``ReadNumbers.finish``): the index
         # of each read's files is brought up to date; otherwise it is made again when asked.
         if changes_only and cache is self.index and self.by_read is not None:
             old = cache.outputs
-            for path in old.keys() | fresh.outputs.keys():
+            for path in (old.keys() | fresh.outputs.keys()) - kept:
                 if old.get(path) is not fresh.outputs.get(path):
                     self.recorded(path, old.get(path), fresh.outputs.get(path))
         else:
@@ -138,9 +164,9 @@ class MemoryStore(DiskStore):
         for i in after.reads if after is not None else ():
             self.by_read.setdefault(i, set()).add(path)
 
-    def pair_ids(self) -> dict[tuple, int] | None:
+    def pair_ids(self) -> PairIndex | None:
         if self.ids is None and self.index is not None:
-            self.ids = {pair: i for i, pair in enumerate(self.index.pairs)}
+            self.ids = PairIndex.of(self.index.pairs, self.index.values)
         return self.ids
 
     def readers(self) -> dict[int, set[str]] | None:
@@ -174,7 +200,7 @@ class MemoryStore(DiskStore):
 
     def failed(self) -> None:
         """A run failed after it may have changed the graph in place: read it again."""
-        self.snap = self.context = self.ids = self.by_read = None
+        self.snap = self.context = self.ids = self.by_read = self.view = None
 
     def flush(self) -> None:
         """Write the state to the folder, in a child: the graph is pickled there, which
@@ -188,7 +214,7 @@ class MemoryStore(DiskStore):
 
     def _forget(self) -> None:
         self.last = self.index = self.snap = self.context = self.loaded = self.planned = None
-        self.ids = self.by_read = None
+        self.ids = self.by_read = self.view = None
 
 
 def _write_all(folder: Path, print_: str, last: LastBuild, index: BuildCache, snap: Snapshot):

@@ -482,12 +482,13 @@ def resource_value(site: Any, what: tuple) -> Any:
 
 
 def published_outputs(
-    site: Any, cache: Any, planned: list[Output], env: Any
+    site: Any, cache: Any, planned: list[Output], env: Any, index: Any = None
 ) -> tuple[list[Output], list[SourceError]]:
     """The resources to publish, made or taken from ``resources/_gen``: those whose URL a
     written or kept file, or a page body, read (``cache``: the build's BuildCache, its
-    reads as they are when every file is written). A path already planned (a static or
-    bundle file) is not written twice. An error for each one that cannot be made."""
+    reads as they are when every file is written; ``index``: its PairIndex, when kept).
+    A path already planned (a static or bundle file) is not written twice. An error for
+    each one that cannot be made."""
     # Most sites' templates never reach a resource, and then the build's reads (one per
     # page attribute each file read) are not searched for published ones; Hugo's embedded
     # link and image hooks, on, may reach one from any body.
@@ -496,7 +497,10 @@ def published_outputs(
     ):
         return [], []
     pairs = cache.pairs
-    ids = compress(range(len(pairs)), map(RESOURCE.__eq__, map(_KEY, pairs)))
+    if index is not None:
+        ids = index.of_keys((RESOURCE,))
+    else:
+        ids = compress(range(len(pairs)), map(RESOURCE.__eq__, map(_KEY, pairs)))
     wanted = {i for i in ids if pairs[i][1][0] == "publish"}
     recipes = set()
     if wanted:

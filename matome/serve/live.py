@@ -29,7 +29,7 @@ from ..errors import BuildFailed, SourceError
 from ..graph.site import Site
 from ..incremental import buildcache
 from ..incremental.buildcache import OutputRecord
-from ..incremental.reads import GraphView, page_key
+from ..incremental.reads import page_key
 from ..mounts import component_folders, static_mounts
 from ..pipeline import Options, context, run
 from ..pipeline.bodies import render_pages
@@ -246,7 +246,7 @@ class LiveSite:
             visited = set(self.visited)
         read_by_bodies = {pair[0] for e in cache.content.values() for pair in e.reads}
         keys = {page_key(p) for p in pages}
-        shown = _readers(cache, keys)
+        shown = buildcache.body_readers(cache, keys, self.store.pair_ids(), self.store.readers())
         later = []
         for page in pages:
             key = page_key(page)
@@ -371,7 +371,7 @@ class LiveSite:
         planned = {item.out_path: item for item in store.snap.outputs}
         items = [planned[p] for p in paths if p in planned]
         site = run_context.site
-        view = GraphView(site)
+        view = store.view_of(site)
         errors: list[SourceError] = []
         context.CURRENT = run_context
         run_context.staging = run_context.published = self.root
@@ -403,16 +403,3 @@ class LiveSite:
 
     def _touched(self) -> None:
         self._settled, self._changed_at = False, time.monotonic()
-
-
-def _readers(cache, keys: set[str]) -> dict[str, set[str]]:
-    """For each of these pages, the files of the last run that read its rendered body."""
-    attrs = buildcache.content_attributes()
-    wanted = {i: key for i, (key, attr) in enumerate(cache.pairs) if key in keys and attr in attrs}
-    found: dict[str, set[str]] = {}
-    for path, record in cache.outputs.items():
-        if wanted.keys().isdisjoint(record.reads):
-            continue
-        for i in wanted.keys() & set(record.reads):
-            found.setdefault(wanted[i], set()).add(path)
-    return found
