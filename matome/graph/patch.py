@@ -8,6 +8,8 @@ related ranks of its publish date are numbered again; nothing else in the graph 
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..content.page import Page
 from .order import sort_key
 from .pagination import paginate
@@ -16,11 +18,11 @@ from .sections import link_prev_next
 from .site import Site
 
 
-def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int], bool]:
+def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int], datetime | None]:
     """Sort again what the titles of ``retitled`` order; return the pages whose lists,
     neighbours or pagers changed (``retitled`` themselves included), the pages whose
-    place in ``site.pages`` changed (old index -> new), and whether any page's related
-    rank changed (else every ``related`` list reads as it did)."""
+    place in ``site.pages`` changed (old index -> new), and the earliest publish date of
+    the pages whose related rank changed (None: every ``related`` list reads as it did)."""
     touched = set(retitled)
     links = {id(p): _neighbours(p) for p in site.regular_pages}
     site.regular_pages.sort(key=sort_key)
@@ -43,7 +45,7 @@ def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]
         node.pagers = paginate(node, site.config.pager_size, site)
         node.paginator = node.pagers[0]
         touched.add(node)
-    reranked = False
+    reranked = None
     if site.related_index is not None:
         related = site.related_index
         if moved:
@@ -69,11 +71,11 @@ def renumber(site: Site) -> dict[int, int]:
     return moved
 
 
-def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> bool:
+def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> datetime | None:
     """Number again the related ranks of the pages that share a publish date with one of
     ``retitled`` (they are consecutive: pages rank newest first, then by title); return
-    whether any rank changed."""
-    changed = False
+    the earliest publish date of those whose rank changed."""
+    earliest = None
     for page in retitled:
         at = related.rank.get(page.index)
         if at is None:
@@ -90,7 +92,8 @@ def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> bool:
         order = sorted(group, key=lambda i: (pages[i].title, i))
         if order == group:
             continue
-        changed = True
+        if earliest is None or page.publish_date < earliest:
+            earliest = page.publish_date
         moved = {related.rank[i]: start + n for n, i in enumerate(order)}
         keywords = [related.keywords[related.rank[i]] for i in order]
         related.by_rank[start : end + 1] = order
@@ -101,7 +104,7 @@ def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> bool:
             ranks = related.members.get(name, {}).get(word)
             if ranks is not None:
                 ranks[:] = sorted(moved.get(r, r) for r in ranks)
-    return changed
+    return earliest
 
 
 def _neighbours(page: Page) -> tuple:

@@ -14,6 +14,7 @@ import copy
 import dataclasses
 import os
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from ..content.loader import CONTENT_EXTS, LoadResult, load_content, reload_page
 from ..content.page import Page
@@ -41,7 +42,9 @@ class Graph:
     # Pages whose title was put in, and those whose lists or neighbours it reordered.
     patched: list[Page] = field(default_factory=list)
     reordered: bool = False  # the site's pages changed places (its lists read otherwise)
-    reranked: bool = False  # a page's related rank changed (``related`` lists read otherwise)
+    # The earliest publish date of the pages whose related rank changed: the ``related``
+    # lists of pages as new or newer read otherwise.
+    reranked: datetime | None = None
     errors: list[SourceError] = field(default_factory=list)
     warnings: list[SourceError] = field(default_factory=list)
     next_change: object = None  # when a future page is due or a page expires
@@ -63,7 +66,7 @@ def load_graph(
         patched = snapshot.apply(snap.site, edits, changes.now)
         reordered: set[Page] = set()
         moved: dict[int, int] = {}
-        reranked = False
+        reranked = None
         if patched:
             reordered, moved, reranked = reorder(snap.site, patched)
             if moved:  # the plan and the images name pages by their place

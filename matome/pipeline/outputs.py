@@ -13,6 +13,7 @@ import functools
 import operator
 import os
 from array import array
+from datetime import datetime
 from itertools import chain, compress, starmap
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def last_reads_now(
     patched: frozenset[str] = frozenset(),
     reordered: bool = False,
     index: PairIndex | None = None,
-    reranked: bool = False,
+    reranked: datetime | None = None,
 ) -> tuple[list, set[int]]:
     """What each read of the last build's files returns now, in ``cache.pairs`` order,
     and the numbers of those whose value changed (a value that compares unequal to
@@ -56,8 +57,9 @@ def last_reads_now(
 
     A body taken from the cache renders as it did, so its reads need not load it. On a
     kept graph (``kept``), only the pages rendered again, those whose front matter was
-    put in (``patched``), every related list when a title moved a page's related rank
-    (``reranked``) and the build date can read differently. ``index``: the reads by page
+    put in (``patched``), the related lists of the pages as new as or newer than those
+    whose related rank a title moved (``reranked``: the earliest date of those; an older
+    page lists none of them) and the build date can read differently. ``index``: the reads by page
     and those equal to nothing, when kept (``MemoryStore``); else every read is looked at."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
@@ -76,10 +78,11 @@ def last_reads_now(
             ours = compress(range(len(pairs)), map(again.__contains__, map(_KEY, pairs)))
             dated = [pairs.index(p) for p in dates if p in pairs]
         related = []
-        if reranked:
-            related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
-        # Related lists are compared keyword by keyword, each keyword's pages once.
-        same = RelatedLists(view.site.related_index.include_newer) if reranked else None
+        same = None
+        if reranked is not None:
+            related = _related_reads(pairs, view, reranked)
+            # Related lists are compared keyword by keyword, each keyword's pages once.
+            same = RelatedLists(view.site.related_index.include_newer)
         stale = set()
         for i in chain(ours, dated, related):
             pair = pairs[i]
@@ -110,6 +113,18 @@ def last_reads_now(
         if same.unchanged(cache.values[i], current[i]):
             current[i] = cache.values[i]
     return current, _changed_reads(cache.values, current)
+
+
+def _related_reads(pairs: list[tuple], view: GraphView, since: datetime) -> list[int]:
+    """The numbers of the ``related`` reads that may list a page published at ``since``
+    or later: those of pages as new or newer, of pages with no date, and ``site.related``."""
+    include_newer = view.site.related_index.include_newer
+    found = []
+    for i in compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs))):
+        page = view.by_key.get(pairs[i][0])
+        if include_newer or page is None or not page.publish_date or page.publish_date >= since:
+            found.append(i)
+    return found
 
 
 def _changed_reads(before: list, now: list) -> set[int]:
