@@ -8,6 +8,7 @@ related ranks of its publish date are numbered again; nothing else in the graph 
 
 from __future__ import annotations
 
+import bisect
 from datetime import datetime
 
 from ..content.page import Page
@@ -25,7 +26,7 @@ def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]
     the pages whose related rank changed (None: every ``related`` list reads as it did)."""
     touched = set(retitled)
     links = {id(p): _neighbours(p) for p in site.regular_pages}
-    site.regular_pages.sort(key=sort_key)
+    resort(site.regular_pages, retitled)
     moved = renumber(site)
     link_prev_next(site.regular_pages)
     touched.update(p for p in site.regular_pages if _neighbours(p) != links[id(p)])
@@ -39,9 +40,9 @@ def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]
             for term in terms:
                 lists[id(term.page)] = term.page
     for node in lists.values():
-        node.regular_pages.sort(key=sort_key)
+        resort(node.regular_pages, retitled)
         if node.pages is not node.regular_pages:
-            node.pages.sort(key=sort_key)
+            resort(node.pages, retitled)
         node.pagers = paginate(node, site.config.pager_size, site)
         node.paginator = node.pagers[0]
         touched.add(node)
@@ -53,6 +54,21 @@ def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]
             related.rank = {moved.get(i, i): r for i, r in related.rank.items()}
         reranked = rerank(related, site.pages, retitled)
     return touched, moved, reranked
+
+
+def resort(pages: list[Page], retitled: list[Page]) -> None:
+    """``pages``, in the default order but for the ``retitled`` among them, in that order
+    again: those are taken out and put back in their place, rather than the whole list
+    sorted (a year's list holds most of a site's pages)."""
+    moving = []
+    for page in retitled:
+        try:
+            pages.remove(page)  # by identity: pages compare so
+        except ValueError:
+            continue
+        moving.append(page)
+    for page in moving:
+        bisect.insort(pages, page, key=sort_key)
 
 
 def renumber(site: Site) -> dict[int, int]:
