@@ -405,7 +405,7 @@ def _keep_graph(
     elif outputs is not snap.outputs:
         snap.outputs = outputs  # a static file changed: planned again
     numbers.finish(renumber=snap is None)
-    store.save_cache(run.fresh, run.cache, changes_only=snap is not None, kept=kept.keys())
+    store.save_cache(run.fresh, run.cache, kept.keys() if snap is not None else None)
     if keeping is not None:
         keeping.result()
     image_warnings = encoding.result() if encoding is not None else []

@@ -10,7 +10,7 @@ when it is idle, so the next ``matome serve`` starts warm.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,16 +67,10 @@ class DiskStore:
         """A run that changes the site makes the last one's record untrue until it succeeds."""
         buildcache.forget_last_build(self.folder)
 
-    def save_cache(
-        self,
-        fresh: BuildCache,
-        cache: BuildCache | None,
-        changes_only: bool,
-        kept: Collection[str] = (),
-    ) -> None:
-        """The index; with ``changes_only``, as what changed since ``cache`` when that is
-        small. ``kept``: the files whose record is the last run's."""
-        if not changes_only or not buildcache.save_changes(self.folder, fresh, cache):
+    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, kept: Set | None) -> None:
+        """The index. ``kept``: on a kept graph, the files whose record is the last run's
+        (the index is then saved as what changed since ``cache`` when that is small)."""
+        if kept is None or not buildcache.save_changes(self.folder, fresh, cache):
             buildcache.save(self.folder, fresh)
 
     def save_graph(self, print_: str, snap: Snapshot, children: contextlib.ExitStack) -> Any:
@@ -136,16 +130,10 @@ class MemoryStore(DiskStore):
         self.last = None
         super().forget_last_build()
 
-    def save_cache(
-        self,
-        fresh: BuildCache,
-        cache: BuildCache | None,
-        changes_only: bool,
-        kept: Collection[str] = (),
-    ) -> None:
+    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, kept: Set | None) -> None:
         # On a kept graph the reads keep their numbers (``ReadNumbers.finish``): the index
         # of each read's files is brought up to date; otherwise it is made again when asked.
-        if changes_only and cache is self.index and self.by_read is not None:
+        if kept is not None and cache is self.index and self.by_read is not None:
             old = cache.outputs
             for path in (old.keys() | fresh.outputs.keys()) - kept:
                 if old.get(path) is not fresh.outputs.get(path):
