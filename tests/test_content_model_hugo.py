@@ -555,3 +555,10 @@ def test_headless_home():
 
     hugo, _ = assert_same_edited("kinds-site", config)
     assert "index.html" not in hugo.files and "posts/a/index.html" in hugo.files
+
+
+def test_home_page_bundle_resources_are_listed_and_published():
+    hugo, _ = assert_same("home-bundle")
+    assert {"featured.png", "notes.txt", "posts/cover.txt"} <= hugo.files
+    names = [r["name"] for r in hugo.probes["index.html"]["resources"]]
+    assert names == ["featured.png", "notes.txt"]
