@@ -254,11 +254,42 @@ def test_disable_aliases(setting):
 def test_home_and_section_index_without_front_matter():
     """A branch page's ``_index.md`` with no front matter is untitled, as in Hugo (an
     ``_index.md`` without a title gives none, not the site's or the section's), and keeps
-    its whole text; only a regular page takes its first line as title."""
+    its whole text; only a regular page whose first line is plain text takes it as title."""
     hugo, _ = assert_same("branch-without-front-matter")
     assert hugo.probes["index.html"]["title"] == ""
     assert "Hello, and welcome" in hugo.probes["index.html"]["content"]
     assert hugo.probes["posts/index.html"]["title"] == ""
+
+
+def test_page_without_front_matter_opening_with_a_heading_is_untitled():
+    """A regular page without front matter whose first non-blank line is a Markdown heading
+    is built as Hugo builds it: untitled, the heading kept in its content, with a warning."""
+    hugo, matome = assert_same("page-without-front-matter")
+    for name in ("details", "indented", "empty-heading", "six"):
+        assert hugo.probes[f"docs/{name}/index.html"]["title"] == ""
+    assert hugo.probes["docs/details/index.html"]["content"].startswith("Details")
+    assert "content/docs/details.md:1:1: warning: no front matter: untitled" in matome.log
+    assert "with-front-matter.md" not in matome.log
+
+
+def test_page_without_front_matter_opening_with_plain_text_takes_it_as_title():
+    """matome's own rule for a plain document dropped into content/ (Hugo would leave it
+    untitled): its first line is the title and is not repeated in the content; a line that
+    only looks like a heading (``#tag``, seven ``#``) is plain text."""
+
+    def plain(src: Path) -> None:
+        docs = src / "content" / "docs"
+        (docs / "plain.md").write_text("\n1. Introduction: why\nThe text.\n", encoding="utf-8")
+        (docs / "tag.md").write_text("#tag line\n\nBody.\n", encoding="utf-8")
+        (docs / "seven.md").write_text("####### Seven\n\nBody.\n", encoding="utf-8")
+
+    matome = build_prepared("matome", prepare("page-without-front-matter", "matome", plain))
+    expected = {"plain": "1. Introduction: why", "tag": "#tag line", "seven": "####### Seven"}
+    for name, title in expected.items():
+        probe = matome.probes[f"docs/{name}/index.html"]
+        assert probe["title"] == title
+        assert title not in probe["content"]
+    assert "content/docs/plain.md:1:1: warning: no front matter: title taken" in matome.log
 
 
 def test_punctuation_is_dropped_from_paths():
@@ -524,3 +555,10 @@ def test_headless_home():
 
     hugo, _ = assert_same_edited("kinds-site", config)
     assert "index.html" not in hugo.files and "posts/a/index.html" in hugo.files
+
+
+def test_home_page_bundle_resources_are_listed_and_published():
+    hugo, _ = assert_same("home-bundle")
+    assert {"featured.png", "notes.txt", "posts/cover.txt"} <= hugo.files
+    names = [r["name"] for r in hugo.probes["index.html"]["resources"]]
+    assert names == ["featured.png", "notes.txt"]

@@ -139,6 +139,24 @@ GRAMMAR: dict[str, str] = {
     "innermd_percent": "{{% innermd %}}**bold** and *em*{{% /innermd %}}\n",
     "note_percent_markdown": '{{% note %}}\nHe said "hi" & <b>bold</b> **md**\n{{% /note %}}\n',
     "note_percent_blockquote": "{{% note %}}\n> quoted 'text'\n{{% /note %}}\n",
+    # A {{% %}} call inside another call: its inner content is Markdown of its own.
+    "nested_percent_inner_fence": (
+        '{{< outer id="t" >}}\n\n{{% inner "macOS" %}}\n```shell\nbrew install hugo\n```\n'
+        "{{% /inner %}}\n\n{{< /outer >}}\n"
+    ),
+    "nested_percent_inner_one_line": '{{< outer id="t" >}}{{% inner %}}**x**{{% /inner %}}{{< /outer >}}\n',
+    "nested_percent_inner_two_paragraphs": (
+        '{{< outer id="t" >}}{{% inner %}}a *b*\n\nc{{% /inner %}}{{< /outer >}}\n'
+    ),
+    "nested_percent_inner_angle_child": (
+        '{{< outer id="t" >}}{{% inner %}}\nText {{< echo "x" >}} **here**\n{{% /inner %}}{{< /outer >}}\n'
+    ),
+    "nested_percent_in_percent": (
+        '{{% outer id="p" %}}\n{{% inner %}}\n## Heading\n\n- item\n{{% /inner %}}\n{{% /outer %}}\n'
+    ),
+    "nested_percent_three_levels": (
+        '{{< outer id="a" >}}{{% inner %}}{{% inner %}}*deep*{{% /inner %}}{{% /inner %}}{{< /outer >}}\n'
+    ),
 }
 
 BUILTINS: dict[str, str] = {
@@ -406,6 +424,9 @@ SAFE_CASES: dict[str, str] = {
     "safe_figure": '{{< figure src="/x.png" caption="c" >}}\n',
     "safe_note_percent": "{{% note %}}\n**md**\n{{% /note %}}\n",
     "safe_list": "{{< list limit=2 >}}\n",
+    "safe_nested_percent_inner_angle_child": (
+        '{{< outer id="t" >}}{{% inner %}}\n{{< echo "x" >}}\n\n**md**\n{{% /inner %}}{{< /outer >}}\n'
+    ),
 }
 
 # --- cases rendered with the [privacy] settings Hugo's embedded shortcodes read ------------

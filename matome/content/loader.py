@@ -37,6 +37,8 @@ from .urls import (
 from .words import has_cjk
 
 CONTENT_EXTS = (".md", ".markdown")
+# A CommonMark ATX heading line: up to three spaces, one to six #, then a space, tab or the end.
+ATX_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 # Files editors and systems leave behind; never content, never resources.
 _IGNORED_NAMES = {".DS_Store", "Thumbs.db"}
 MAX_CONTENT_BYTES = 64 * 1024 * 1024
@@ -285,12 +287,6 @@ def _load_file(
     if content.own:  # two languages' folders may hold the same path
         page.file.content_dir = content.label
         page.file.key = f"{content.label}:{rel}"
-    if not fm.format and _stem(plain) not in ("_index",):
-        result.warnings.append(
-            SourceError(
-                display, 1, 1, "no front matter: title taken from the first line", "warning"
-            )
-        )
     page.resource_names = resources
     for moment in (page.publish_date, page.expiry_date):
         if moment != ZERO_DATE and moment > now:
@@ -356,7 +352,9 @@ def _make_page(config, zone, rel_dir, name, path, fm, display, warnings, git_inf
     stem = _stem(name)
     is_branch = stem == "_index"
     if not fm.format and not is_branch:  # a home or section page keeps Hugo's title
-        title, body, fm.body_line = _title_from_first_line(body)
+        title, body, fm.body_line = _title_from_first_line(body, fm.body_line)
+        taken = "title taken from the first line" if title is not None else "untitled"
+        warnings.append(SourceError(display, 1, 1, f"no front matter: {taken}", "warning"))
     is_leaf = stem == "index"
     content_base = (
         (rel_dir.rsplit("/", 1)[-1] if rel_dir else "") if (is_leaf or is_branch) else stem
@@ -442,14 +440,18 @@ def is_cjk_language(
     return config.has_cjk_language and (has_cjk(fm.head) or has_cjk(fm.body))
 
 
-def _title_from_first_line(body: str) -> tuple[str, str, int]:
-    """A file without front matter: its first non-blank line is the title, the rest the body."""
+def _title_from_first_line(body: str, body_line: int) -> tuple[str | None, str, int]:
+    """A file without front matter: a plain first non-blank line is the title and the rest the
+    body (a document dropped into content/ as it is). A file that opens with a Markdown heading
+    is Markdown written for Hugo, which leaves such a page untitled and renders the heading: it
+    is kept whole."""
     lines = body.split("\n")
     for i, line in enumerate(lines):
         if line.strip():
-            title = line.strip().lstrip("#").strip()
-            return title, "\n".join(lines[i + 1 :]), i + 2
-    return "", body, 1
+            if ATX_HEADING.match(line):
+                return None, body, body_line
+            return line.strip(), "\n".join(lines[i + 1 :]), i + 2
+    return None, body, body_line
 
 
 def _date(lower: dict, key: str, zone, display: str, fm) -> datetime | None:

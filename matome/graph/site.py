@@ -205,9 +205,9 @@ def build_language_site(
         page.resources = page_resources(page, config)
     for node in [home, *sections.values()]:
         node.aliases = [normalize_alias(a, node, config.language.prefix) for a in node.aliases]
-    for section in sections.values():
-        if section.file:
-            section.resources = page_resources(section, config)
+    for branch in [home, *sections.values()]:  # the home page's _index.md is a bundle too
+        if branch.file:
+            branch.resources = page_resources(branch, config)
     regular = sort_pages(regular)
     # Build options: a page listed nowhere is still rendered (and found by get_page).
     in_sections = [p for p in regular if p.list_mode != "never"]

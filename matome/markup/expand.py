@@ -37,6 +37,9 @@ _PLACEHOLDER_RUN = re.compile(
 # Hugo's does, and its text keeps the paragraph's line break).
 # The line break after a paragraph's </p> stays, as Hugo keeps it after a block's output.
 _PUT_BACK = re.compile(r"(?:<p>)?HAHAMATOMESC([\dx]+)HBHB(?:</p>)?")
+_PLACEHOLDER = re.compile(r"HAHAMATOMESC(\d+)HBHB")
+# Hugo's cleanup of a nested call's one-line inner content: Go's '.' stops at a line break.
+_ONE_LINE_PARAGRAPH = re.compile(r"<p>([^\n]*)</p>\n")
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 _INNER_USE = re.compile(r"\.inner\b|\binner_deindent\b")
 
@@ -215,8 +218,11 @@ class ContentRenderer:
                 indent=_indent_before(page.body, node.offset) if node.inner is not None else "",
             )
             if node.inner is not None:
+                inner = self._expand(node.inner, page, call, outputs, path)
+                if node.markdown and parent is not None:
+                    inner = self._markdown_inner(inner, node, page, outputs, path)
                 # Hugo's .Inner is HTML for both forms: templates never escape it.
-                call.inner = Markup(self._expand(node.inner, page, call, outputs, path))
+                call.inner = Markup(inner)
         try:
             template = self.env.get_template(f"shortcodes/{node.name}.html")  # logs its use
             if native is not None:
@@ -228,6 +234,25 @@ class ContentRenderer:
             raise
         except jinja2.TemplateError as e:
             raise SourceError(path, node.line, node.col, f"shortcode {node.name}: {e}") from None
+
+    def _markdown_inner(
+        self, inner: str, node: Shortcode, page: Page, outputs: list[str], path: str
+    ) -> str:
+        """The inner content of a ``{{% %}}`` call inside another call, as Hugo gives it to
+        the template: rendered as a Markdown document of its own (only the outermost call's
+        output joins the page's Markdown), the outputs of the calls in it written in first;
+        a one-line inner content that makes one paragraph loses its ``<p>``."""
+        source = _inline_outputs(inner, outputs)
+        try:
+            html = self.markdown.render(source, self._hooks(page)).html
+        except MarkdownError as e:
+            raise SourceError(path, node.line - 1 + e.line, e.column, e.message) from None
+        except DestinationError as e:
+            line, column = e.place_in(source)
+            raise SourceError(path, node.line - 1 + line, column, str(e)) from None
+        if "\n" not in source and (one := _ONE_LINE_PARAGRAPH.fullmatch(html)):
+            return one.group(1)
+        return html
 
     def _run_all(
         self,
@@ -318,6 +343,13 @@ def _merged_token(m: re.Match) -> str:
     # one step, where each '_' would be a possible emphasis.
     numbers = re.findall(r"HAHAMATOMESC(\d+)HBHB", m.group(0))
     return f"HAHAMATOMESC{'x'.join(numbers)}HBHB"
+
+
+def _inline_outputs(text: str, outputs: list[str]) -> str:
+    """``text`` with each placeholder replaced by its output, itself with its own replaced."""
+    if "HAHAMATOMESC" not in text:
+        return text
+    return _PLACEHOLDER.sub(lambda m: _inline_outputs(outputs[int(m.group(1))], outputs), text)
 
 
 def _put_back(html: str, outputs: list[str]) -> str:

@@ -3,16 +3,16 @@
 Hugo scans the string's bytes for a ``:``, looks for the next ``:`` no further than its
 longest code allows and with no space before it, and replaces a known code; where it goes on
 scanning after a miss follows its own arithmetic, kept here because it decides which colons
-pair up (``a:b:c:smile:``). The codes are the ones Markdown knows with ``enableEmoji``,
-looked up whatever characters the name holds (``:A_button_(blood_type):``), as Hugo's
-``emojify`` does.
+pair up (``a:b:c:smile:``). The codes are those of Hugo's ``emojify`` table (not the one
+Markdown uses with ``enableEmoji``), looked up whatever characters the name holds
+(``:A_button_(blood_type):``), as Hugo's ``emojify`` does.
 """
 
 from __future__ import annotations
 
 import functools
 
-from ..markup.markdown.emoji import emoji_for_name
+from ..markup.markdown.emoji import emojify_emoji
 
 # Bytes of the longest ":code:" in the table of Hugo's emojify; no longer code pairs up.
 _LONGEST_CODE = 56
@@ -21,7 +21,7 @@ _LONGEST_CODE = 56
 @functools.lru_cache(maxsize=4096)
 def _emoji(code: bytes) -> bytes | None:
     """The emoji of ``:code:``, or None when it is no emoji code."""
-    found = emoji_for_name(code[1:-1].decode("utf-8", "replace"))
+    found = emojify_emoji(code[1:-1].decode("utf-8", "replace"))
     return None if found is None else found.encode()
 
 

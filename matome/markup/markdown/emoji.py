@@ -1,28 +1,36 @@
 """Goldmark's emoji extension (Hugo's ``enableEmoji``): ``:name:`` to emoji entities.
 
-Hugo turns GitHub's short names into the emoji written as numeric entities. The names
-come from the ``emoji`` package (a matome dependency): every one of GitHub's, with
-Unicode's names besides.
+Hugo turns GitHub's short names into the emoji written as numeric entities; its
+``emojify`` template function has a table of its own, larger (GitHub's names, Unicode's,
+and names from other emoji sets). The emoji come from the ``emoji`` package (a matome
+dependency); ``emoji_names.tsv`` says which of the package's names each of Hugo's two
+tables knows (``tests/test_emoji_names_hugo.py`` asks the real Hugo about every one of
+them), and the emoji ``emojify`` writes where it is not the package's.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
 from .library_internals import StateInline
 
 _EMOJI_NAME_RE = re.compile(r":([A-Za-z0-9_+-]+):")
 # The two names GitHub gives other emoji than the Unicode names the package has for them.
 _GITHUB_OWN = {"beetle": "\U0001fab2", "egg": "\U0001f95a"}
+# A line per name: the name, "me" when Hugo's Markdown and its emojify know it, "e" when
+# only emojify does, then the emoji emojify writes (code points in hex) when the package
+# writes another (Hugo's emojify often has no U+FE0F, or a gendered sequence).
+_HUGO_NAMES = Path(__file__).with_name("emoji_names.tsv")
 
 
 @lru_cache(maxsize=1)
-def _emoji_table() -> dict[str, str]:
+def _package_table() -> dict[str, str]:
     """Short name -> emoji: GitHub's names first (the ``emoji`` package's aliases, which
-    Goldmark's table has), then Unicode's (CLDR) names, which Hugo's ``emojify`` also
-    knows. A name of several sequences takes the fully-qualified one, as GitHub writes
-    it (U+FE0F after a symbol whose default presentation is text)."""
+    Goldmark's table has), then Unicode's (CLDR) names. A name of several sequences takes
+    the fully-qualified one, as GitHub writes it (U+FE0F after a symbol whose default
+    presentation is text)."""
     import emoji  # imported on first use, as few sites turn emoji on
 
     emoji.config.load_language("alias")
@@ -38,9 +46,33 @@ def _emoji_table() -> dict[str, str]:
     return table
 
 
+@lru_cache(maxsize=1)
+def _hugo_tables() -> tuple[dict[str, str], dict[str, str]]:
+    """The names Hugo's Markdown knows and those its ``emojify`` knows, with their emoji."""
+    package = _package_table()
+    markdown: dict[str, str] = {}
+    emojify: dict[str, str] = {}
+    for line in _HUGO_NAMES.read_text(encoding="utf-8").splitlines():
+        name, tables, *written = line.split("\t")
+        if written:
+            emojify[name] = "".join(chr(int(c, 16)) for c in written[0].split())
+        if name not in package:  # a release of the package that renamed it
+            continue
+        emojify.setdefault(name, package[name])
+        if "m" in tables:
+            markdown[name] = package[name]
+    return markdown, emojify
+
+
 def emoji_for_name(name: str) -> str | None:
-    """The emoji of a short name (``thinking``), None for a name not in the table."""
-    return _emoji_table().get(name)
+    """The emoji of a short name in Markdown (``thinking``), None for a name Hugo's
+    Markdown does not know."""
+    return _hugo_tables()[0].get(name)
+
+
+def emojify_emoji(name: str) -> str | None:
+    """The emoji Hugo's ``emojify`` writes for a short name, None for a name it does not know."""
+    return _hugo_tables()[1].get(name)
 
 
 def emoji_rule(state: StateInline, silent: bool) -> bool:
@@ -49,7 +81,7 @@ def emoji_rule(state: StateInline, silent: bool) -> bool:
     m = _EMOJI_NAME_RE.match(state.src, state.pos, state.posMax)
     if not m:
         return False
-    value = _emoji_table().get(m.group(1))
+    value = emoji_for_name(m.group(1))
     if value is None:
         return False
     if not silent:

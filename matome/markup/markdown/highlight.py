@@ -4,7 +4,7 @@ Hugo highlights fenced code (and the ``highlight`` shortcode and function) with 
 Pygments tokenises differently, so token spans and colours are not Chroma's; the wrapper
 markup (``div.highlight``, ``pre``/``code`` attributes, line spans, line numbers,
 highlighted lines, the line number table) and the options (``highlight_options``) are
-Chroma's and Hugo's. A language Pygments does not know gets Hugo's plain ``<pre>``.
+Chroma's and Hugo's. A language Chroma or Pygments does not know gets Hugo's plain ``<pre>``.
 Highlighting never fails on the code itself: any lexer, any token type, any style.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .attributes import Attributes, attribute_text, read_attributes
@@ -39,11 +40,29 @@ class FenceAttributeError(ValueError):
         self.column = column  # of the '{' in the info string, from 0
 
 
+# The names of Pygments' lexers (their aliases and file extensions) that Chroma knows too,
+# one a line: Hugo writes a fence of a language Chroma does not know (`slim`) as a plain
+# <pre>, so matome does, even where Pygments could highlight it.
+_CHROMA_LANGUAGES = Path(__file__).with_name("chroma_languages.txt")
+
+
+@lru_cache(maxsize=1)
+def _chroma_languages() -> frozenset[str]:
+    return frozenset(_CHROMA_LANGUAGES.read_text(encoding="utf-8").split())
+
+
 @lru_cache(maxsize=256)
 def _lexer(lang: str):
+    """The lexer of a fence's language (lower case), or None where Chroma has none. Chroma
+    takes a language it has no name for as a file name: ``hcl:main.tf`` is Terraform."""
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
     from pygments.util import ClassNotFound
 
+    chroma = _chroma_languages()
+    if lang not in chroma:
+        lang = lang.rsplit("/", 1)[-1].rpartition(".")[2]
+        if lang not in chroma:
+            return None
     for finder, name in ((get_lexer_by_name, lang), (get_lexer_for_filename, f"x.{lang}")):
         try:
             return finder(name, stripnl=False, ensurenl=True)
