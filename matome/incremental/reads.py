@@ -219,6 +219,7 @@ def log_thumbnails(env: jinja2.Environment, log: ReadLog) -> None:
 _PLAIN = frozenset({str, Markup, int, float, bool, type(None), datetime, date})
 FAST_TYPES = frozenset({str, int, float, bool, type(None), datetime})
 _MEMO_TEXT = 4096  # characters
+_PAGES_ONLY = {Page}
 
 
 def canon(value: Any) -> Any:
@@ -244,6 +245,8 @@ def canon(value: Any) -> Any:
         more = (value.pre, value.post, value.title, value.menu, page, canon(value.params))
         return ("menu", *fields, *more, canon(value.children))
     if kind in (list, tuple):
+        if set(map(type, value)) == _PAGES_ONLY:  # a list of pages, the most common read
+            return tuple(map(page_key, value))
         return tuple(canon(v) for v in value)
     if kind is dict:
         return {k: canon(v) for k, v in value.items()}

@@ -39,6 +39,8 @@ from .report import BuildReport
 _KEY = operator.itemgetter(0)
 _ATTR = operator.itemgetter(1)
 _RELATED = functools.partial(operator.eq, "related")
+# Site reads that show no order of pages: a title edit, which changes no term, leaves them.
+_NO_PAGE_ORDER = frozenset({"taxonomies"})
 
 
 def last_reads_now(
@@ -69,6 +71,7 @@ def last_reads_now(
         again = {key for key in fresh.content if key not in reused} | patched
         if reordered:  # the site's lists hold the pages whose order changed
             again |= set(view.sites)
+        sites = view.sites if reordered else {}
         pairs, current = cache.pairs, list(cache.values)
         dates = [(key, "build_date") for key in view.sites]  # each language's site
         if index is not None:
@@ -86,6 +89,8 @@ def last_reads_now(
         stale = set()
         for i in chain(ours, dated, related):
             pair = pairs[i]
+            if pair[1] in _NO_PAGE_ORDER and pair[0] in sites:
+                continue
             now = known[pair] if pair in known else storable(value(pair))
             if same is not None and pair[1] == "related":
                 if same.unchanged(current[i], now):
