@@ -168,7 +168,7 @@ PRINTABLE = st.text(
 @given(PRINTABLE)
 def test_any_text_draws_well_formed_svg(text):
     diagram = draw(text)
-    lines = [line for line in text.split("\n")]
+    lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
     assert diagram.height == (len(lines) if text else 0) * 16 + 9
