@@ -53,8 +53,12 @@ _PASS_THROUGH = {
     "\\": _JOINTS | frozenset("<>^v|"),
 }
 # Shades Markdeep draws as grey cells rather than characters: their fill.
-_SHADES = {"▉": "currentColor", "▓": "rgb(64,64,64)", "▒": "rgb(128,128,128)"}
-_SHADES["░"] = "rgb(191,191,191)"
+_SHADES = {
+    "▉": "currentColor",
+    "▓": "rgb(64,64,64)",
+    "▒": "rgb(128,128,128)",
+    "░": "rgb(191,191,191)",
+}
 # Box-drawing slants drawn as lines: their direction.
 _SLANTS = {"╱": NE, "╲": SE, "╳": NE}
 # Go's bufio.Scanner gives up at a line this long (in bytes, with its newline), and
@@ -558,8 +562,16 @@ class _Grid:
 
 
 # Where the cell an arrow head comes from lies, by the arrow's direction.
-_BEHIND = {N: (0, -1), S: (0, 1), NW: (-1, -1), NE: (1, -1), SE: (1, 1), SW: (-1, 1)}
-_BEHIND.update({E: (1, 0), W: (-1, 0)})
+_BEHIND = {
+    N: (0, -1),
+    S: (0, 1),
+    NW: (-1, -1),
+    NE: (1, -1),
+    SE: (1, 1),
+    SW: (-1, 1),
+    E: (1, 0),
+    W: (-1, 0),
+}
 
 
 def _ended(line: Line | None, found: list[Line]) -> None:
@@ -645,8 +657,16 @@ def _half_step(cell: Cell, chop: int) -> Line:
 
 # An arrow head's turn (degrees) and how far it moves along x: always, then when it
 # touches what it points at.
-_ARROW_TURN = {N: (270, 0, 8), NE: (300, 4, 6), NW: (240, 4, 6), W: (180, 0, -8)}
-_ARROW_TURN.update({E: (0, 0, -8), S: (90, 0, 8), SW: (120, 4, 6), SE: (60, 4, 6)})
+_ARROW_TURN = {
+    N: (270, 0, 8),
+    NE: (300, 4, 6),
+    NW: (240, 4, 6),
+    W: (180, 0, -8),
+    E: (0, 0, -8),
+    S: (90, 0, 8),
+    SW: (120, 4, 6),
+    SE: (60, 4, 6),
+}
 
 
 @dataclass(frozen=True)
