@@ -29,7 +29,7 @@ from .functions import (
 from .go_values import finalize
 from .jinja_internals import FinalizeFirstCodeGenerator, QuickCallContext, QuickImportTemplate
 from .lists import delimit, group_by_date, intersect, union, uniq, where
-from .namespaces import MathFunctions
+from .namespaces import DiagramsFunctions, MathFunctions
 from .text import find_re, printf, replace_re
 from .undefined import UndefinedNames, undefined_class
 
@@ -230,10 +230,11 @@ def use_formats(env: jinja2.Environment, formats: dict[str, OutputFormat]) -> No
 
 
 def install_list_and_text_functions(env: jinja2.Environment) -> None:
-    """Hugo's collection and text functions Jinja has no built-in for, and ``math``."""
+    """Hugo's collection and text functions Jinja has no built-in for, ``math`` and
+    ``diagrams``."""
     lists = {f.__name__: f for f in (where, group_by_date, uniq, union, intersect, delimit)}
     env.filters.update(lists, replace_re=replace_re, find_re=find_re)
-    env.globals.update(lists, printf=printf, math=MathFunctions())
+    env.globals.update(lists, printf=printf, math=MathFunctions(), diagrams=DiagramsFunctions())
 
 
 def templates_used_say(env: jinja2.Environment, cache, found: Callable[[str], object]) -> bool:

@@ -1,5 +1,5 @@
-"""Hugo's function namespaces as template globals: ``math``, ``time`` (and ``now``) and
-``hugo``, each an object whose methods are Hugo's functions in snake_case
+"""Hugo's function namespaces as template globals: ``math``, ``time`` (and ``now``),
+``hugo`` and ``diagrams``, each an object whose methods are Hugo's functions in snake_case
 (``math.round(2.5)``, ``time.as_time("2025-03-04")``, ``hugo.environment``).
 
 Numbers follow Go: ``math.div(7, 2)`` of two whole numbers is ``3`` (Jinja's ``7 / 2`` is
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math as pymath
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -19,6 +20,7 @@ from markupsafe import Markup
 
 from .. import __version__
 from ..content.dates import parse_date, site_zone
+from ..markup import goat
 from .functions import date_format
 
 # The Hugo release whose behaviour matome follows (what themes compare ``hugo.version`` with).
@@ -147,6 +149,28 @@ class TimeFunctions:
         if self.read_now is not None:
             self.read_now()
         return datetime.now(self.zone)
+
+
+@dataclass(frozen=True)
+class GoatDiagram:
+    """What ``diagrams.goat`` returns, as Hugo's ``diagrams.Goat``: the SVG's content
+    (``inner``), the whole ``<svg>`` element (``wrapped``) and its size in pixels."""
+
+    inner: Markup
+    wrapped: Markup
+    width: int
+    height: int
+
+
+class DiagramsFunctions:
+    """Hugo's ``diagrams`` namespace: ``diagrams.goat(text)`` draws ASCII art as the
+    ```goat code blocks are drawn, for a site's own ``render-codeblock-goat.html``."""
+
+    def goat(self, text: Any) -> GoatDiagram:
+        diagram = goat.draw("" if text is None else str(text))
+        return GoatDiagram(
+            Markup(diagram.body), Markup(diagram.wrapped()), diagram.width, diagram.height
+        )
 
 
 class HugoInfo:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
+from .. import goat
 from .attributes import attribute_text
 from .block_attributes import filter_attributes
 from .chars import GO_SPACE
@@ -321,7 +322,11 @@ class RenderRules:
             info = ""  # Goldmark drops a one-byte info string that ends the source
         try:
             hooks: RenderHooks | None = env.get("_hooks")
-            kind = hooks.codeblock_kind(fence_language(info)) if hooks is not None else None
+            lang = fence_language(info)
+            kind = hooks.codeblock_kind(lang) if hooks is not None else None
+            # Hugo's own goat hook comes before a site's general code block hook.
+            if lang == "goat" and kind != "codeblock-goat":
+                return goat.codeblock_html(codeblock_context(token.content, info, ordinal))
             if kind is not None:
                 return hooks.call(kind, codeblock_context(token.content, info, ordinal))
             return self.highlighter.fence(token.content, info, ordinal)
