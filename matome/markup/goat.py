@@ -303,21 +303,14 @@ class _Grid:
         char = self._at(x, y)
         nw, ne = self._at(x - 1, y - 1), self._at(x + 1, y - 1)
         sw, se = self._at(x - 1, y + 1), self._at(x + 1, y + 1)
-        if char == "/":
+        if char in ("/", "\\"):
+            # The cells along the slash's own diagonal, and the other slash's character.
+            ends, other = ((ne, sw), "\\") if char == "/" else ((nw, se), "/")
             return (
-                ne == "/"
-                or sw == "/"
-                or ne in _JOINTS
-                or sw in _JOINTS
-                or "\\" in (self._at(x, y - 1), self._at(x, y + 1))
-            )
-        if char == "\\":
-            return (
-                nw == "\\"
-                or se == "\\"
-                or nw in _JOINTS
-                or se in _JOINTS
-                or "/" in (self._at(x, y - 1), self._at(x, y + 1))
+                char in ends
+                or ends[0] in _JOINTS
+                or ends[1] in _JOINTS
+                or other in (self._at(x, y - 1), self._at(x, y + 1))
             )
         return nw == "\\" or ne == "/" or sw == "/" or se == "\\"
 
