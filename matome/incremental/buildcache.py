@@ -116,10 +116,11 @@ class PairIndex:
     ids: dict[tuple, int]
     by_key: dict[str, list[int]]
     volatile: set[int]
+    related: list[int]  # the ``related`` reads (a title edit may read them all again)
 
     @classmethod
     def of(cls, pairs: list[tuple], values: list) -> PairIndex:
-        index = cls({}, {}, set())
+        index = cls({}, {}, set(), [])
         for i, (pair, value) in enumerate(zip(pairs, values, strict=True)):
             index.add(pair, i, value)
         return index
@@ -127,6 +128,8 @@ class PairIndex:
     def add(self, pair: tuple, number: int, value: Any) -> None:
         self.ids[pair] = number
         self.by_key.setdefault(pair[0], []).append(number)
+        if pair[1] == "related":
+            self.related.append(number)
         self.valued(number, value)
 
     def valued(self, number: int, value: Any) -> None:

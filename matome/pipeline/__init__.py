@@ -59,7 +59,7 @@ from ..parallel import ForkedCall
 from ..progress import Progress
 from ..publish.staging import clean_stale, make_staging, move_in, swap_in
 from ..render.environment import make_environment, template_dirs, theme_dir
-from ..render.plan import Output, plan_outputs
+from ..render.plan import Output, outputs_not_in, plan_outputs
 from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
 from ..render.undefined import RenderWarning, fail_on_undefined
@@ -555,11 +555,11 @@ def _defer(
         shows = set().union(*readers.values())
         for path in shows:
             kept.pop(path, None)
-    render = [item for item in todo if item.out_path not in kept]
+    render = outputs_not_in(todo, kept)
     now, later = preview.split_outputs(render, site, edited or set())
     later += [item for item in now if item.out_path in shows]
     deferred = {item.out_path for item in later}
-    return [item for item in todo if item.out_path not in deferred], later
+    return outputs_not_in(todo, deferred), later
 
 
 def _remove(destination: Path, paths: set[str]) -> list[str]:

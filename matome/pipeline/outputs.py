@@ -30,7 +30,7 @@ from ..progress import Progress
 from ..publish.files import copy_file, write_if_changed, write_new
 from ..render.environment import template_error, templates_used_say
 from ..render.output import render_output
-from ..render.plan import Output
+from ..render.plan import Output, outputs_not_in
 from ..render.undefined import add_once
 from . import context
 from .bodies import STORED
@@ -83,7 +83,7 @@ def last_reads_now(
         related = []
         same = None
         if reranked is not None:
-            related = _related_reads(pairs, view, reranked)
+            related = _related_reads(pairs, view, reranked, index)
             # Related lists are compared keyword by keyword, each keyword's pages once.
             same = RelatedLists(view.site.related_index.include_newer)
         stale = set()
@@ -120,12 +120,18 @@ def last_reads_now(
     return current, _changed_reads(cache.values, current)
 
 
-def _related_reads(pairs: list[tuple], view: GraphView, since: datetime) -> list[int]:
+def _related_reads(
+    pairs: list[tuple], view: GraphView, since: datetime, index: PairIndex | None
+) -> list[int]:
     """The numbers of the ``related`` reads that may list a page published at ``since``
     or later: those of pages as new or newer, of pages with no date, and ``site.related``."""
     include_newer = view.site.related_index.include_newer
     found = []
-    for i in compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs))):
+    if index is not None:
+        related = index.related
+    else:
+        related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
+    for i in related:
         page = view.by_key.get(pairs[i][0])
         if include_newer or page is None or not page.publish_date or page.publish_date >= since:
             found.append(i)
@@ -161,11 +167,16 @@ def kept_outputs(
         return {}
     if readers is not None and same_plan and not check_published:
         again = set().union(*(readers.get(i, ()) for i in stale))
-        return {
-            path: record
-            for path, record in cache.outputs.items()
-            if path not in again and (not changed or record.templates.isdisjoint(changed))
-        }
+        if changed:
+            return {
+                path: record
+                for path, record in cache.outputs.items()
+                if path not in again and record.templates.isdisjoint(changed)
+            }
+        kept = dict(cache.outputs)
+        for path in again:
+            kept.pop(path, None)
+        return kept
     published = f"{destination}{os.sep}"
     kept = {}
     for item in outputs:
@@ -202,7 +213,7 @@ def write_outputs(
 ) -> tuple[set[str], dict[str, tuple[int, int]], list[SourceError]]:
     """Render and write what the cache cannot keep; return the paths, their stats, errors.
     Each file's record goes into ``fresh``, its reads numbered as its chunk comes in."""
-    todo = [item for item in outputs if item.out_path not in kept]
+    todo = outputs_not_in(outputs, kept)
     # The sitemap lists every page (the longest render of a site): first, in the
     # first chunk, not last, where the other worker would have nothing left to do.
     todo.sort(key=lambda item: item.kind != "sitemap")

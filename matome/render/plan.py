@@ -13,9 +13,11 @@ render calls ``.Paginator``; matome decides before rendering).
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from pathlib import Path
 
 from ..content.urls import is_safe_relative, output_path_for
@@ -49,6 +51,17 @@ class Output:
     source: Path | None = None  # copy: the file to copy
     origin: str = ""  # what asked for this path, for duplicate-target errors
     lang: str = ""  # the language of a file that is no page's (sitemap, 404, alias); "": the site's
+
+
+_OUT_PATH = operator.attrgetter("out_path")
+
+
+def outputs_not_in(outputs: Sequence[Output], paths: Container[str]) -> list[Output]:
+    """The outputs whose path is not among ``paths``, in order (filtered in C: a site's
+    outputs are many and a run on a kept graph leaves most of them as they were)."""
+    return list(
+        compress(outputs, map(operator.not_, map(paths.__contains__, map(_OUT_PATH, outputs))))
+    )
 
 
 def plan_outputs(
