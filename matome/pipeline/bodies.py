@@ -169,7 +169,7 @@ def stale_reason(
 ) -> str:
     """Why a cached body cannot be used: '' (it can), 'graph' when only what it reads from
     other pages or ``site`` changed, else 'source'."""
-    if entry.templates & changed:
+    if changed and not entry.templates.isdisjoint(changed):
         return "source"
     if not unchanged_file and entry.source != buildcache.content_source(page):
         return "source"
