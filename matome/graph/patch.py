@@ -15,7 +15,6 @@ from ..content.page import Page
 from .order import sort_key
 from .pagination import paginate
 from .related import Related
-from .sections import link_prev_next
 from .site import Site
 
 
@@ -25,11 +24,16 @@ def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]
     place in ``site.pages`` changed (old index -> new), and the earliest publish date of
     the pages whose related rank changed (None: every ``related`` list reads as it did)."""
     touched = set(retitled)
-    links = {id(p): _neighbours(p) for p in site.regular_pages}
+    # Only the retitled pages and the pages beside them, before or after, change neighbours.
+    before = {id(p): (p, _neighbours(p)) for p in _beside(retitled)}
     resort(site.regular_pages, retitled)
     moved = renumber(site)
-    link_prev_next(site.regular_pages)
-    touched.update(p for p in site.regular_pages if _neighbours(p) != links[id(p)])
+    relink(site.regular_pages, retitled)
+    near = {id(p): p for p in _beside(retitled)} | {key: p for key, (p, _) in before.items()}
+    relink(site.regular_pages, [p for p in near.values() if p not in touched])
+    for key, page in near.items():
+        if key not in before or _neighbours(page) != before[key][1]:
+            touched.add(page)
     lists = {id(site.home): site.home}
     for page in retitled:
         node = page.parent
@@ -121,6 +125,26 @@ def rerank(related: Related, pages: list[Page], retitled: list[Page]) -> datetim
             if ranks is not None:
                 ranks[:] = sorted(moved.get(r, r) for r in ranks)
     return earliest
+
+
+def relink(regular: list[Page], pages: list[Page]) -> None:
+    """The neighbours of ``pages`` in ``regular`` (the site's regular pages, in order and
+    in their place in ``site.pages``), as ``link_prev_next`` sets them for every page."""
+    start = regular[0].index if regular else 0
+    for page in pages:
+        at = page.index - start
+        page.next = regular[at - 1] if at > 0 else None
+        page.prev = regular[at + 1] if at + 1 < len(regular) else None
+        parent = page.parent
+        newer = (regular[i] for i in range(at - 1, -1, -1))
+        older = (regular[i] for i in range(at + 1, len(regular)))
+        page.next_in_section = next((p for p in newer if p.parent is parent), None)
+        page.prev_in_section = next((p for p in older if p.parent is parent), None)
+
+
+def _beside(pages: list[Page]) -> list[Page]:
+    """These pages and their neighbours."""
+    return [*pages, *(n for page in pages for n in _neighbours(page) if n is not None)]
 
 
 def _neighbours(page: Page) -> tuple:
