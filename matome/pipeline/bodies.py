@@ -9,8 +9,8 @@ reads it (``defer_rendered``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -142,26 +142,41 @@ def render_pages(
 
 
 def reuse(page: Page, entry: ContentEntry, fresh: BuildCache, run: context.RunContext) -> None:
-    defer_rendered(page, cached_fields_loader(page, entry, run))
+    loader = page.__dict__.get("load_rendered")
+    if loader is not None and getattr(loader[0], "entry", None) is entry:
+        # A kept graph's page whose fields come from this entry already (kept or left
+        # for the cache file): only the renderer of a damaged file is this run's now.
+        loader[0].content = run.content
+    else:
+        defer_rendered(page, cached_fields_loader(page, entry, run))
     page.__dict__["comment_count"] = entry.comment_count
     fresh.content[page_key(page)] = entry
 
 
 def cached_fields_loader(page: Page, entry: ContentEntry, run: context.RunContext) -> Callable:
-    return functools.partial(cached_fields, page, entry, run.content, run.cache_folder)
+    return CachedFields(page, entry, run.content, run.cache_folder)
 
 
-def cached_fields(page: Page, entry: ContentEntry, content: ContentRenderer, folder: Path) -> dict:
-    """A page's fields from the cache; rendered again if its file was damaged since."""
-    run = context.CURRENT
-    if run is not None:
-        run.loaded.append(page)
-    fields = buildcache.content_fields(folder, entry)
-    if fields is None:
-        snapshot.read_body(page)
-        attach_content(page, content.render_page(page))
-        fields = {name: page.__dict__[name] for name in RENDERED_FIELDS}
-    return fields
+@dataclass(eq=False)
+class CachedFields:
+    """A page's rendered fields, from the cache (``defer_rendered``'s loader); rendered
+    again with ``content`` if the cache file was damaged since."""
+
+    page: Page
+    entry: ContentEntry
+    content: ContentRenderer
+    folder: Path
+
+    def __call__(self) -> dict:
+        run = context.CURRENT
+        if run is not None:
+            run.loaded.append(self.page)
+        fields = buildcache.content_fields(self.folder, self.entry)
+        if fields is None:
+            snapshot.read_body(self.page)
+            attach_content(self.page, self.content.render_page(self.page))
+            fields = {name: self.page.__dict__[name] for name in RENDERED_FIELDS}
+        return fields
 
 
 def stale_reason(
