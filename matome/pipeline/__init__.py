@@ -59,7 +59,7 @@ from ..parallel import ForkedCall
 from ..progress import Progress
 from ..publish.staging import clean_stale, make_staging, move_in, swap_in
 from ..render.environment import make_environment, template_dirs, theme_dir
-from ..render.plan import Output, outputs_not_in, plan_outputs
+from ..render.plan import Output, out_paths, outputs_not_in, plan_outputs
 from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
 from ..render.undefined import RenderWarning, fail_on_undefined
@@ -437,7 +437,7 @@ def _keep_state(run: _Run, done: _Files, started: float) -> None:
     run (the cache index is kept by ``_keep_graph``)."""
     report, store, changes, graph = run.report, run.store, run.changes, run.graph
     destination = changes.destination
-    planned = {item.out_path for item in done.delivered} | set(done.files)
+    planned = out_paths(done.delivered) | done.files.keys()
     if run.options.remove_unplanned and changes.last is not None:
         before = store.planned if store.planned is not None else set(changes.last.files)
         report.removed = _remove(destination, before - planned)

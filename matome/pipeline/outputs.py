@@ -13,6 +13,7 @@ import functools
 import operator
 import os
 from array import array
+from collections import Counter
 from datetime import datetime
 from itertools import chain, compress, starmap
 from pathlib import Path
@@ -39,6 +40,9 @@ from .report import BuildReport
 _KEY = operator.itemgetter(0)
 _ATTR = operator.itemgetter(1)
 _RELATED = functools.partial(operator.eq, "related")
+_KIND = operator.attrgetter("kind")
+_PAGE_KINDS = ("page", "sitemap", "robots", "404")
+_COUNTED = frozenset({*_PAGE_KINDS, "pager", "alias"})
 # Site reads that show no order of pages: a title edit, which changes no term, leaves them.
 _NO_PAGE_ORDER = frozenset({"taxonomies"})
 
@@ -393,14 +397,13 @@ def thumbnails_shown(env: jinja2.Environment, fresh: BuildCache) -> bool:
 
 
 def count_outputs(report: BuildReport, outputs: list[Output]) -> None:
-    for item in outputs:
-        if item.kind in ("page", "sitemap", "robots", "404"):
-            report.pages += 1
-        elif item.kind == "pager":
-            report.paginator_pages += 1
-        elif item.kind == "alias":
-            report.aliases += 1
-        elif item.origin.startswith("static/"):
+    kinds = Counter(map(_KIND, outputs))  # in C: a site's outputs are many
+    report.pages += sum(kinds[kind] for kind in _PAGE_KINDS)
+    report.paginator_pages += kinds["pager"]
+    report.aliases += kinds["alias"]
+    counted = map(_COUNTED.__contains__, map(_KIND, outputs))
+    for item in compress(outputs, map(operator.not_, counted)):  # the files copied
+        if item.origin.startswith("static/"):
             report.static_files += 1
         else:
             report.non_page_files += 1

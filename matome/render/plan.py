@@ -56,6 +56,11 @@ class Output:
 _OUT_PATH = operator.attrgetter("out_path")
 
 
+def out_paths(outputs: Sequence[Output]) -> set[str]:
+    """The paths of these outputs (made in C: a site's outputs are many)."""
+    return set(map(_OUT_PATH, outputs))
+
+
 def outputs_not_in(outputs: Sequence[Output], paths: Container[str]) -> list[Output]:
     """The outputs whose path is not among ``paths``, in order (filtered in C: a site's
     outputs are many and a run on a kept graph leaves most of them as they were)."""

@@ -38,7 +38,7 @@ from ..pipeline.report import BuildReport
 from ..pipeline.state import MemoryStore
 from ..progress import Progress
 from ..render.environment import theme_dir
-from ..render.plan import Output
+from ..render.plan import Output, out_paths
 from ..search import OUTPUT_DIR, article_pages, search_enabled
 
 # More template renders than this in one run: render what the browser shows now, the
@@ -342,7 +342,7 @@ class LiveSite:
         if not checked:
             self.stale = (self.stale - set(report.written)) | set(report.deferred)
             if self.store.snap is not None:
-                planned = {item.out_path for item in self.store.snap.outputs}
+                planned = out_paths(self.store.snap.outputs)
                 self.stale &= planned
             self.stale_content = set(report.waiting)
         if checked:
