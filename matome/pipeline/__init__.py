@@ -555,11 +555,10 @@ def _defer(
         shows = set().union(*readers.values())
         for path in shows:
             kept.pop(path, None)
-    render = outputs_not_in(todo, kept)
-    now, later = preview.split_outputs(render, site, edited or set())
+    now, later = preview.split_outputs(outputs_not_in(todo, kept), site, edited or set())
     later += [item for item in now if item.out_path in shows]
-    deferred = {item.out_path for item in later}
-    return outputs_not_in(todo, deferred), later
+    # What is rendered now: the kept files are the last run's records (``write_outputs``).
+    return outputs_not_in(now, {item.out_path for item in later}), later
 
 
 def _remove(destination: Path, paths: set[str]) -> list[str]:
