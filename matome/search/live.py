@@ -9,11 +9,14 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from .bundles import SearchPage, update_index
 from .service import PagefindError
+
+PAUSE = 0.2  # seconds between a run and its index
 
 
 class LiveSearch:
@@ -37,6 +40,9 @@ class LiveSearch:
                 threading.Thread(target=self._run, name="search index", daemon=True).start()
 
     def _run(self) -> None:
+        # The browser fetches the page it was told to reload first: listing the articles
+        # would hold the interpreter the server's threads need meanwhile.
+        time.sleep(PAUSE)
         while True:
             with self.lock:
                 pages, self.wanted = self.wanted, None

@@ -162,6 +162,7 @@ class LiveSite:
         self._settled = True  # see settle()
         self._changed_at = 0.0
         self.search = None  # the search index (search.live.LiveSearch), if the site has one
+        self.search_due = False  # a run changed the site since the index was last asked for
         self.running = False  # a run is on (in the watcher's thread, holding ``lock``)
 
     @property
@@ -299,7 +300,7 @@ class LiveSite:
             clean=self.store.last is None,  # a folder an earlier serve left
             seen=changed if had_state else None,
             preview=self if self.store.context is not None else None,  # the first run: all
-            search=False,  # made in the background after the run (``_index_search``)
+            search=False,  # made in the background after the run (``index_search``)
             outside=SEARCH_FOLDERS,
             remove_unplanned=True,
         )
@@ -317,14 +318,21 @@ class LiveSite:
             self.paths = site_paths(self.source, self.config)
         outcome = self._outcome(report, had_state)
         if outcome.kind != "none":
-            self._index_search()
+            self.search_due = True
         outcome.seconds = time.perf_counter() - started
         self._touched()
         return outcome
 
+    def index_search(self) -> None:
+        """The search index of the last run, made in the background: the page is shown
+        at once, its search results a moment later. Called once the browser was told, so
+        that the index's thread does not hold the interpreter while the reload is sent."""
+        with self.lock:
+            if self.search_due:
+                self.search_due = False
+                self._index_search()
+
     def _index_search(self) -> None:
-        """The search index follows each run in the background: the page is shown at once,
-        its search results a moment later."""
         run_context = self.store.context
         if run_context is None or not search_enabled(run_context.site.config.params):
             return

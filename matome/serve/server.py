@@ -414,6 +414,7 @@ def serve(args: argparse.Namespace, flags: Flags) -> int:
             server.status.update(_status(outcome))
             if outcome.errors:
                 server.hub.send("builderror", {"errors": _lines(outcome.errors)})
+        live.index_search()
         threading.Thread(target=server.serve_forever, args=(0.2,), daemon=True).start()
         serving = True
         print(f'Environment: "{flags.environment}"')
@@ -503,6 +504,7 @@ def _rebuild(live: LiveSite, server: PreviewServer, changed: set[Path], args) ->
             hub.send("css", {"paths": outcome.written})
         else:
             hub.send("reload", {"path": outcome.changed_page if args.navigateToChanged else ""})
+    live.index_search()
 
 
 def _shown(path: Path, source: Path) -> str:
