@@ -256,13 +256,28 @@ def table(title: str, rows: list[tuple]) -> list[str]:
     return out
 
 
+def commit() -> str:
+    """The commit of the checkout this runs from, as the tables name it."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=Path(__file__).parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found.stdout.strip() or "an unknown commit"
+
+
 def verdict(kind: str, rows: list[tuple]) -> str:
     """One line comparing matome's write-to-reload with Hugo's own rebuild, by median."""
     ours = statistics.median(r[0] for r in rows)
     hugo = statistics.median(r[2] for r in rows)
-    if ours <= hugo:
-        return f"{kind.capitalize()} edits: matome reloads {hugo / ours:.1f}× sooner than Hugo rebuilds."
-    return f"{kind.capitalize()} edits: matome is {ours / hugo:.1f}× slower than Hugo's rebuild."
+    hugo_end = statistics.median(r[3] for r in rows)
+    return (
+        f"{kind.capitalize()} edits: from the write to the reload event, {ours / hugo:.2f} of"
+        f" Hugo's own rebuild ({ours:.0f} ms against {hugo:.0f} ms); counted the same way for"
+        f" both, from the write to the end of the rebuild, {ours / hugo_end:.2f}."
+    )
 
 
 def write_results(section: list[str]) -> None:
@@ -328,10 +343,11 @@ def main() -> int:
             hugo.stop()
     load = os.getloadavg()
     setup = (
-        f"`python benchmarks/serve_latency.py <corpus>` on {date.today().isoformat()}:"
+        f"`python benchmarks/serve_latency.py <corpus>` on {date.today().isoformat()}"
+        f" (matome at {commit()}):"
         f" {count:,} articles, {os.cpu_count()} cores, load average {load[0]:.1f} at the end"
-        " (the machine was shared with other work, so Hugo's figures vary as much as"
-        " matome's). Both servers run at once; each edit is written to matome's copy,"
+        " (both servers, and matome's search index made in the background, share the"
+        " cores). Both servers run at once; each edit is written to matome's copy,"
         " then to Hugo's; before each edit the article's page is requested once, as an"
         " author's open tab would be. Hugo is 0.168 with stand-in layouts (as in"
         " `compare_paths.py`) in its default fast render mode; matome renders with its"
@@ -341,8 +357,8 @@ def main() -> int:
     how = (
         "A text edit renders the article's body again and the outputs whose reads changed"
         " (its page; lists only when they show what changed). A title edit is put into"
-        " the site graph kept in memory (the lists that hold the article are sorted"
-        " again among articles of the same date), renders the article at once and leaves"
+        " the site graph kept in memory (the article is moved within the lists that hold"
+        " it, among the articles of its date), renders the article at once and leaves"
         " the lists, feeds and terms that show the title to be rendered when a browser"
         " asks for them (as Hugo's fast render mode does). The start with the cache"
         " present checks the files the last serve left and serves them."
