@@ -27,12 +27,7 @@ title = "Patch test"
   tag = "tags"
 [related]
   threshold = 0
-  [[related.indices]]
-    name = "tags"
-    weight = 100
-  [[related.indices]]
-    name = "date"
-    weight = 10
+  indices = [{name = "tags", weight = 100}, {name = "date", weight = 10}]
 """
 
 TITLES = st.text(alphabet="abAB 1-", min_size=1, max_size=4).map(str.strip).filter(bool)
