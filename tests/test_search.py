@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from matome.build import build
 from matome.config import Flags
@@ -99,11 +100,16 @@ def search_at(browser, url: str, query: str, may_be_unindexed: bool = False) -> 
         page.goto(url + "/")
         page.click("[data-search-open]")
         page.locator(".search-input").fill(query)
-        page.wait_for_function(
-            "() => document.querySelector('.search-result')"
-            " || /見つかりませんでした|読み込めませんでした/"
-            ".test(document.querySelector('.search-status').textContent)"
-        )
+        try:
+            # Pagefind compiles its WebAssembly in a worker first: slow on a busy machine.
+            page.wait_for_function(
+                "() => document.querySelector('.search-result')"
+                " || /見つかりませんでした|読み込めませんでした/"
+                ".test(document.querySelector('.search-status').textContent)",
+                timeout=90_000,
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(f"no answer to {query!r}; the page's errors: {problems}") from None
         status = page.locator(".search-status").inner_text()
         if may_be_unindexed and "読み込めませんでした" in status:
             return None
