@@ -51,7 +51,7 @@ from .markup.expand import ContentRenderer
 from .markup.shortcodes import Shortcode, parse_shortcodes
 from .mounts import static_mounts
 from .render.environment import make_environment, theme_dir
-from .render.plan import plan_outputs
+from .render.plan import out_paths, plan_outputs
 
 SEVERITY = {
     "encoding": "error",
@@ -126,7 +126,7 @@ def check_site(source: Path, prefix: str = "") -> tuple[list[Finding], int]:
     ctx = _Context(
         config=config,
         site=site,
-        outputs={o.out_path for o in outputs},
+        outputs=out_paths(outputs),
         renderer=ContentRenderer(make_environment(config.source), None, site),
         prefix=prefix,
         findings=[],

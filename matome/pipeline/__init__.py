@@ -340,7 +340,7 @@ def _write_files(
     )  # fmt: skip
     run.clock.lap("staging")
     # The copies of thumbnails wait until the renders tell whether any are shown.
-    thumbs = {o.out_path for o in (thumbnails or snap.images).outputs}
+    thumbs = out_paths((thumbnails or snap.images).outputs)
     now, later = [], []
     for item in outputs:
         (later if item.kind == "copy" and item.out_path in thumbs else now).append(item)
@@ -370,7 +370,7 @@ def _write_files(
             remove_unfinished(thumbnail_cache(run.config), encoding.pid)
             encoding = None
         later = []
-        delivered = [item for item in outputs if item.out_path not in thumbs]
+        delivered = outputs_not_in(outputs, thumbs)
     # The assets and processed images templates showed (as Hugo, only those).
     resources, errors = published_outputs(site, fresh, outputs, run.run_context.env, index)
     if errors:
@@ -558,7 +558,7 @@ def _defer(
     now, later = preview.split_outputs(outputs_not_in(todo, kept), site, edited or set())
     later += [item for item in now if item.out_path in shows]
     # What is rendered now: the kept files are the last run's records (``write_outputs``).
-    return outputs_not_in(now, {item.out_path for item in later}), later
+    return outputs_not_in(now, out_paths(later)), later
 
 
 def _remove(destination: Path, paths: set[str]) -> list[str]:

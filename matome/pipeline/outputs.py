@@ -14,6 +14,7 @@ import operator
 import os
 from array import array
 from collections import Counter
+from collections.abc import Iterable
 from datetime import datetime
 from itertools import chain, compress, starmap
 from pathlib import Path
@@ -65,8 +66,9 @@ def last_reads_now(
     kept graph (``kept``), only the pages rendered again, those whose front matter was
     put in (``patched``), the related lists of the pages as new as or newer than those
     whose related rank a title moved (``reranked``: the earliest date of those; an older
-    page lists none of them) and the build date can read differently. ``index``: the reads by page
-    and those equal to nothing, when kept (``MemoryStore``); else every read is looked at."""
+    page lists none of them) and the build date can read differently. ``index``: the
+    reads by page and those equal to nothing, when kept (``MemoryStore``); else every read
+    is looked at."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
     value, storable = view.value, buildcache.storable
@@ -118,7 +120,7 @@ def last_reads_now(
     ]
     # A related list that lists the same pages keeps its old value (see RelatedLists).
     same = RelatedLists(view.site.related_index.include_newer)
-    for i in compress(range(len(current)), map(_RELATED, map(_ATTR, cache.pairs))):
+    for i in _related_numbers(cache.pairs, None):
         if same.unchanged(cache.values[i], current[i]):
             current[i] = cache.values[i]
     return current, _changed_reads(cache.values, current)
@@ -131,15 +133,18 @@ def _related_reads(
     or later: those of pages as new or newer, of pages with no date, and ``site.related``."""
     include_newer = view.site.related_index.include_newer
     found = []
-    if index is not None:
-        related = index.related
-    else:
-        related = compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
-    for i in related:
+    for i in _related_numbers(pairs, index):
         page = view.by_key.get(pairs[i][0])
         if include_newer or page is None or not page.publish_date or page.publish_date >= since:
             found.append(i)
     return found
+
+
+def _related_numbers(pairs: list[tuple], index: PairIndex | None) -> Iterable[int]:
+    """The numbers of the ``related`` reads: kept in ``index``, else found in C."""
+    if index is not None:
+        return index.related
+    return compress(range(len(pairs)), map(_RELATED, map(_ATTR, pairs)))
 
 
 def _changed_reads(before: list, now: list) -> set[int]:
@@ -397,12 +402,13 @@ def thumbnails_shown(env: jinja2.Environment, fresh: BuildCache) -> bool:
 
 
 def count_outputs(report: BuildReport, outputs: list[Output]) -> None:
-    kinds = Counter(map(_KIND, outputs))  # in C: a site's outputs are many
-    report.pages += sum(kinds[kind] for kind in _PAGE_KINDS)
-    report.paginator_pages += kinds["pager"]
-    report.aliases += kinds["alias"]
-    counted = map(_COUNTED.__contains__, map(_KIND, outputs))
-    for item in compress(outputs, map(operator.not_, counted)):  # the files copied
+    kinds = list(map(_KIND, outputs))  # in C: a site's outputs are many
+    counts = Counter(kinds)
+    report.pages += sum(counts[kind] for kind in _PAGE_KINDS)
+    report.paginator_pages += counts["pager"]
+    report.aliases += counts["alias"]
+    copied = map(operator.not_, map(_COUNTED.__contains__, kinds))
+    for item in compress(outputs, copied):
         if item.origin.startswith("static/"):
             report.static_files += 1
         else:

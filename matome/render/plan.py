@@ -141,7 +141,7 @@ def plan_outputs(
     for source, rel in site.static_content:
         outputs.append(Output("copy", rel, source=source, origin=f"content/{rel}"))
     outputs.extend(generated)
-    outputs.extend(_static_outputs(static, {o.out_path for o in outputs}))
+    outputs.extend(_static_outputs(static, out_paths(outputs)))
     kept, errors = _check_targets(outputs)
     for (name, _), pages in missing.items():
         problems.append(_no_template(pages, site.output_formats[name]))

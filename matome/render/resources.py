@@ -47,7 +47,7 @@ from ..images.processing import (
 from ..images.thumbnails import decoded_size, glob_regex, site_assets, thumbnail_cache
 from ..markup.markdown.settings import read_settings
 from .environment import templates_used_say
-from .plan import Output
+from .plan import Output, out_paths
 
 RESOURCE = "@resource"  # the read log's key of resource lookups, uses and publications
 
@@ -512,7 +512,7 @@ def published_outputs(
     if not recipes:
         return [], []
     resources = site_resources(site)
-    taken = {o.out_path for o in planned}
+    taken = out_paths(planned)
     outputs, errors = [], []
     for recipe in sorted(recipes, key=repr):
         try:
