@@ -266,6 +266,9 @@ BUILTINS: dict[str, str] = {
     "comment_hides": "Before.\n\n{{< comment >}}\nhidden **text**\n{{< /comment >}}\n\nAfter.\n",
     "comment_percent": "{{% comment %}}hidden{{% /comment %}}\n",
     "instagram_post": "{{< instagram CxOWiQNP2MO >}}\n",
+    # Hugo asks X's oEmbed endpoint; where it cannot be reached both warn and write nothing.
+    "x_post": 'Before.\n\n{{< x user="SanDiegoZoo" id="1453110110599868418" >}}\n\nAfter.\n',
+    "x_simple_post": '{{< x_simple user="SanDiegoZoo" id="1453110110599868418" >}}\n',
     "list_limit_2": "{{< list limit=2 >}}\n",
     "list_limit_string": '{{< list limit="3" >}}\n',
     "list_default": "{{< list >}}\n",

@@ -13,8 +13,10 @@ and the build cache re-renders a file when what one of its recipes makes changes
 (``resource_value``). Text results and processed images are kept in
 ``resources/_gen/`` between builds.
 
+``resources.get_remote`` fetches a URL once and keeps the response (``remote.py``).
+
 Not made (matome fails on them as on any unknown name): Sass/PostCSS/Babel/js.Build,
-``resources.GetRemote``, ``resources.ExecuteAsTemplate``, ``resources.Copy``,
+``resources.ExecuteAsTemplate``, ``resources.Copy``,
 ``resources.PostProcess``, image filters (``images.Filter``) and EXIF, front matter
 ``[[resources]]`` metadata (a resource's title is its name).
 """
@@ -33,7 +35,7 @@ from itertools import compress
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlparse
 
 from ..content.page import Resource
 from ..errors import SourceError
@@ -48,6 +50,7 @@ from ..images.thumbnails import decoded_size, glob_regex, site_assets, thumbnail
 from ..markup.markdown.settings import read_settings
 from .environment import templates_used_say
 from .plan import Output, out_paths
+from .remote import RemoteError, attempt, fetch, remote_folder, unmarshal, url_allowed
 
 RESOURCE = "@resource"  # the read log's key of resource lookups, uses and publications
 
@@ -159,6 +162,22 @@ class SiteResources:
         self._log(("match", str(pattern)))
         return [AssetResource(self, ("asset", n)) for n in self._matching(str(pattern))]
 
+    def get_remote(self, url: Any) -> AssetResource | None:
+        """Hugo's ``resources.GetRemote``: the response to a GET of ``url`` (kept once
+        fetched), None on a 404; any other failure raises (``try`` catches it)."""
+        recipe = ("remote", str(url))
+        policy = ((self.config.raw.get("security") or {}).get("http") or {}).get("urls")
+        if not url_allowed(recipe[1], policy):
+            raise RemoteError(
+                f"access denied: {recipe[1]!r} is not allowed by the policy security.http.urls"
+            )
+        try:
+            self.make(recipe)
+        except FileNotFoundError:
+            return None
+        self._log(("use", recipe))
+        return AssetResource(self, recipe)
+
     def from_string(self, name: Any, content: Any) -> AssetResource:
         """Hugo's ``resources.FromString``: a resource of that name and text."""
         return AssetResource(self, ("string", str(name).lstrip("/"), str(content)))
@@ -234,6 +253,13 @@ class SiteResources:
         if kind == "bundle":
             _, source, out_path, name = recipe
             return Made(out_path, name, Path(source))
+        if kind == "remote":
+            found = fetch(remote_folder(Path(self.config.source)), recipe[1])
+            if found is None:
+                raise FileNotFoundError(f"{recipe[1]}: 404 Not Found")
+            file, suffix = found
+            stem = os.path.basename(urlparse(recipe[1]).path).rsplit(".", 1)[0] or "remote"
+            return Made(f"{stem}_{file.stem[:16]}{suffix}", stem + suffix, file)
         if kind == "string":
             return self._text(recipe[1], "/" + recipe[1], recipe[2].encode())
         if kind == "minify":
@@ -545,6 +571,7 @@ class ResourcesNamespace:
     def __init__(self, site: SiteResources) -> None:
         self.get = site.get
         self.get_match = site.get_match
+        self.get_remote = site.get_remote
         self.match = site.match
         self.from_string = site.from_string
         self.minify = site.minify
@@ -556,6 +583,8 @@ def install_resources(env: Any, site: Any) -> None:
     """``resources`` and the ``minify``, ``fingerprint`` and ``concat`` filters."""
     resources = _register(site, SiteResources(site.config, env))
     env.globals["resources"] = ResourcesNamespace(resources)
+    env.globals["try"] = attempt
+    env.filters["unmarshal"] = unmarshal
     env.filters.update(
         minify=resources.minify,
         fingerprint=resources.fingerprint,
