@@ -61,6 +61,8 @@ ACTED_ON = frozenset(
         "reflinkserrorlevel", "reflinksnotfoundurl",
         # services the theme's head uses
         "services", "privacy", "googleanalytics",
+        # the URLs resources.get_remote may fetch (matome runs no other program)
+        "security",
         # the project's own mounts (remote modules are not fetched)
         "module",
         # matome's own settings

@@ -23,6 +23,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -80,11 +81,18 @@ def url_allowed(url: str, patterns: Any) -> bool:
     patterns = [str(p).strip() for p in patterns if str(p).strip()]
     if not patterns or "none" in patterns:
         return False
-    deny = [p[len(NEGATION) :] for p in patterns if p.startswith(NEGATION)]
-    allow = [p for p in patterns if not p.startswith(NEGATION)]
-    if any(go_regex(p).search(url) for p in deny):
+    deny = [_pattern(p[len(NEGATION) :]) for p in patterns if p.startswith(NEGATION)]
+    allow = [_pattern(p) for p in patterns if not p.startswith(NEGATION)]
+    if any(p.search(url) for p in deny):
         return False
-    return any(go_regex(p).search(url) for p in allow) if allow else bool(deny)
+    return any(p.search(url) for p in allow) if allow else bool(deny)
+
+
+def _pattern(text: str) -> re.Pattern:
+    try:
+        return go_regex(text)
+    except re.error as e:
+        raise ValueError(f"security.http.urls: {text!r} is not a regular expression: {e}") from None
 
 
 def remote_folder(source: Path) -> Path:
