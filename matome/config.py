@@ -61,7 +61,7 @@ ACTED_ON = frozenset(
         "reflinkserrorlevel", "reflinksnotfoundurl",
         # services the theme's head uses
         "services", "privacy", "googleanalytics",
-        # the URLs resources.get_remote may fetch (matome runs no other program)
+        # the URLs resources.get_remote may fetch
         "security",
         # the project's own mounts (remote modules are not fetched)
         "module",
@@ -432,13 +432,20 @@ def _unused_keys(tree: dict, origins: dict[str, Path]) -> list[SourceError]:
             (str(file), key_position(file, [str(key)])) if file else ("config", (1, 1))
         )
         warnings.append(SourceError(path, line, col, f"{key!r} is not used by matome", "warning"))
-    file = origins.get("module")
-    for key in tree.get("module") or {}:
-        if key != "mounts":  # imports, hugoVersion, ...: matome reads the project's mounts only
-            line, col = key_position(file, ["module", str(key)]) if file else (1, 1)
-            message = f"'module.{key}' is not used by matome"
-            warnings.append(SourceError(str(file or "config"), line, col, message, "warning"))
+    for table, used in _USED_WITHIN.items():
+        file = origins.get(table)
+        found = tree.get(table)
+        for key in found if isinstance(found, dict) else ():
+            if key != used:
+                line, col = key_position(file, [table, str(key)]) if file else (1, 1)
+                message = f"'{table}.{key}' is not used by matome"
+                warnings.append(SourceError(str(file or "config"), line, col, message, "warning"))
     return warnings
+
+
+# Tables of which matome reads one key: the project's own mounts (not imports or
+# hugoVersion), and the URLs resources.get_remote may fetch (matome runs no program).
+_USED_WITHIN = {"module": "mounts", "security": "http"}
 
 
 def _make_config(

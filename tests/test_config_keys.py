@@ -25,6 +25,8 @@ timeout = 180
 
 [security]
   enableInlineShortcodes = false
+  [security.http]
+    urls = [".*"]
 
 [params]
   anything = "themes read it"
@@ -39,7 +41,7 @@ def test_build_and_check_name_each_unused_key_once(tmp_path):
     assert built.returncode == 0, built.stderr
     for where in (
         f"{root}/hugo.toml:3:1: warning: 'timeout' is not used by matome",
-        f"{root}/hugo.toml:5:2: warning: 'security' is not used by matome",
+        f"{root}/hugo.toml:6:3: warning: 'security.enableinlineshortcodes' is not used by matome",
         f"{root}/config/_default/module.toml:1:2: warning: 'module.hugoversion' is not used by matome",
     ):
         assert built.stderr.count(where) == 1, built.stderr
@@ -47,7 +49,8 @@ def test_build_and_check_name_each_unused_key_once(tmp_path):
     checked = matome("check", str(root))
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "'timeout' is not used by matome" in checked.stdout
-    assert "'security' is not used by matome" in checked.stdout
+    assert "'security.enableinlineshortcodes' is not used by matome" in checked.stdout
+    assert "security.http" not in built.stderr
 
 
 def test_keys_acted_on_are_not_reported(tmp_path):
