@@ -701,6 +701,38 @@ def test_a_watcher_stopped_while_idle_ends_without_an_error(tmp_path, monkeypatc
     assert calls == []
 
 
+def test_a_file_closed_after_writing_is_built_without_waiting_for_quiet(tmp_path):
+    """A file closed after writing, or renamed into place, is whole: its batch goes at
+    once. A file moved away (an editor's backup step) waits for the quiet period, and a
+    save that puts it back joins the same batch."""
+    from matome.serve.watch import Watcher
+
+    calls = []
+    arrived = threading.Event()
+
+    def record(batch):
+        calls.append(batch)
+        arrived.set()
+
+    watcher = Watcher(record, recursive=[tmp_path], quiet=60, longest=120).start()
+    try:
+        page = tmp_path / "a.md"
+        page.write_text("one")
+        assert arrived.wait(20), "a closed file waited for the quiet period"
+        assert calls == [{page.resolve()}]
+        arrived.clear()
+        tmp = tmp_path / ".a.md.tmp"
+        tmp.write_text("two")
+        tmp.rename(page)  # an atomic save: a hidden file renamed over the page
+        assert arrived.wait(20), "a file renamed into place waited for the quiet period"
+        assert calls[1] == {page.resolve()}
+        arrived.clear()
+        page.rename(tmp_path / "a.md~")  # vim's backup, before it writes the page again
+        assert not arrived.wait(0.5), "a file moved away was built before the quiet period"
+    finally:
+        watcher.stop()
+
+
 def test_an_edit_saved_as_soon_as_the_first_page_answers_is_shown(tmp_path):
     """The watcher starts before the first build: an edit made while the server starts up
     (here, the moment its first page answers) is rebuilt like any other."""

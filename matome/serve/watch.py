@@ -4,7 +4,11 @@ Editors save in bursts: a temporary file written then renamed over the
 original (atomic save), a backup copy, vim's ``4913`` probe, several writes
 in a row. Each event only adds its path to a pending set; the callback runs
 once the events have been quiet for ``quiet`` seconds, so one save is one
-rebuild. Reading a file (which the build itself does) is never a change.
+rebuild. When every pending file is whole (closed after writing, or renamed
+into place), the batch waits only ``settled`` seconds: nothing of that save is
+still to come. A file moved away or deleted may be an editor's backup step,
+so it waits the full ``quiet``. Reading a file (which the build itself does)
+is never a change.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ def is_editor_temp(name: str) -> bool:
 
 
 class _Collector(FileSystemEventHandler):
-    def __init__(self, on_path: Callable[[Path], None], on_new_dir: Callable[[Path], None]):
+    def __init__(self, on_path: Callable[[Path, bool], None], on_new_dir: Callable[[Path], None]):
         self._on_path = on_path
         self._on_new_dir = on_new_dir
 
@@ -56,16 +60,19 @@ class _Collector(FileSystemEventHandler):
             return
         if event.is_directory and event.event_type == "modified":
             return  # a file inside changed; that file has its own event
-        paths = [event.src_path]
+        # Each path, and whether it is whole now: closed after writing, or the file a
+        # rename put in place.
+        whole = event.event_type == "closed"
+        paths = [(event.src_path, whole)]
         if event.event_type == "moved":
-            paths.append(event.dest_path)
-        for raw in paths:
+            paths.append((event.dest_path, not event.is_directory))
+        for raw, done in paths:
             path = Path(os.fsdecode(raw))
             if is_editor_temp(path.name):
                 continue
             if event.is_directory and event.event_type in ("created", "moved"):
                 self._on_new_dir(path)
-            self._on_path(path)
+            self._on_path(path, done)
 
 
 class Watcher:
@@ -85,10 +92,13 @@ class Watcher:
         flat: Iterable[Path] = (),
         late: Iterable[Path] = (),
         quiet: float = 0.03,
+        settled: float = 0.005,
         longest: float = 2.0,
     ):
         self._callback = callback
         self._quiet = quiet
+        self._settled = settled
+        self._unfinished: set[Path] = set()  # pending paths not whole yet
         self._longest = longest
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -114,12 +124,16 @@ class Watcher:
         if path in self._late:
             self._watch(path, True)
 
-    def _add(self, path: Path) -> None:
+    def _add(self, path: Path, whole: bool) -> None:
         now = time.monotonic()
         with self._lock:
             if not self._pending:
                 self._first = now
             self._pending.add(path)
+            if whole:
+                self._unfinished.discard(path)
+            else:
+                self._unfinished.add(path)
             self._last = now
         self._wake.set()
 
@@ -151,11 +165,15 @@ class Watcher:
                     now = time.monotonic()
                     quiet_for = now - self._last
                     waited = now - self._first
-                    if self._pending and (quiet_for >= self._quiet or waited >= self._longest):
+                    quiet = self._quiet if self._unfinished else self._settled
+                    if self._pending and (quiet_for >= quiet or waited >= self._longest):
                         batch, self._pending = self._pending, set()
+                        self._unfinished = set()
                         break
                     if not self._pending:
                         break
-                time.sleep(max(0.005, min(self._quiet - quiet_for, self._longest - waited)))
+                # Woken by the next event: it may make the batch whole.
+                self._wake.wait(max(0.002, min(quiet - quiet_for, self._longest - waited)))
+                self._wake.clear()
             if batch and not self._stopped:
                 self._callback(batch)
