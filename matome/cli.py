@@ -13,6 +13,7 @@ from .build import BuildReport, build
 from .config import Flags
 from .errors import BuildFailed, SourceError
 from .progress import Progress
+from .publish.staging import finish_removals
 
 DEFAULT_PORT = 1313  # Hugo's
 
@@ -131,6 +132,7 @@ def run() -> None:
     would free one by one at exit; every file is
     written and closed by then, so the process ends as soon as its output is flushed."""
     code = main()
+    finish_removals()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

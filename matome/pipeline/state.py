@@ -100,6 +100,7 @@ class MemoryStore(DiskStore):
         self.loaded = None
         self.ids: PairIndex | None = None
         self.by_read: dict[int, set[str]] | None = None
+        self.dropped: dict[str, Any] = {}  # files still listed in by_read with no record
         self.fingerprint = ""
         self.last: LastBuild | None = None
         self.index: BuildCache | None = None
@@ -144,12 +145,22 @@ class MemoryStore(DiskStore):
         self.dirty = True
 
     def recorded(self, path: str, before: Any, after: Any) -> None:
-        """A file's record replaced: the index of each read's files follows."""
+        """A file's record replaced: the index of each read's files follows. A file that
+        lost its record (left for later, or gone) stays listed under its old reads until
+        it has one again: it is rendered whatever they say, and then mostly reads what
+        it read before, so only the difference moves."""
         if self.by_read is None:
             return
-        for i in before.reads if before is not None else ():
+        if after is None:
+            if before is not None:
+                self.dropped[path] = before
+            return
+        before = self.dropped.pop(path, before)
+        was = set(before.reads) if before is not None else set()
+        now = set(after.reads) if after is not None else set()
+        for i in was - now:
             self.by_read.get(i, set()).discard(path)
-        for i in after.reads if after is not None else ():
+        for i in now - was:
             self.by_read.setdefault(i, set()).add(path)
 
     def pair_ids(self) -> PairIndex | None:
@@ -164,6 +175,7 @@ class MemoryStore(DiskStore):
                 for i in record.reads:
                     by_read.setdefault(i, set()).add(path)
             self.by_read = by_read
+            self.dropped = {}
         return self.by_read
 
     def save_graph(self, print_: str, snap: Snapshot, children: contextlib.ExitStack) -> Any:

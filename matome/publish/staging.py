@@ -4,9 +4,14 @@ or interrupted build leaves the published site as it was."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
+import threading
 from pathlib import Path
+
+_EMPTIED = itertools.count()  # names the emptied staging folders of this process
+_REMOVING: list[threading.Thread] = []  # their removals still running
 
 
 def make_staging(destination: Path, sparse: bool) -> Path:
@@ -75,7 +80,21 @@ def move_in(staging: Path, destination: Path) -> None:
             target_dir.mkdir(parents=True, exist_ok=True)
         for name in names:
             os.replace(os.path.join(folder, name), target_dir / name)
-    shutil.rmtree(staging, ignore_errors=True)
+    # Only empty folders are left: removing them is slow on some file systems and holds
+    # up nothing, so it goes on while the caller reports the build (``finish_removals``
+    # waits for it before the process ends).
+    emptied = destination.with_name(f".{destination.name}.{next(_EMPTIED)}.old-{os.getpid()}")
+    os.rename(staging, emptied)
+    _REMOVING[:] = [t for t in _REMOVING if t.is_alive()]
+    removal = threading.Thread(target=shutil.rmtree, args=(emptied, True), name="matome-emptied")
+    removal.start()
+    _REMOVING.append(removal)
+
+
+def finish_removals() -> None:
+    """Wait for the emptied staging folders to be removed."""
+    for removal in _REMOVING:
+        removal.join()
 
 
 def swap_in(staging: Path, destination: Path) -> None:
