@@ -2,7 +2,8 @@
 ``concat``, ``minify``, ``fingerprint``, ``page.resources.get_match``/``match``/``by_type``/
 ``get``): what a template prints and which files are published, compared with the real
 ``hugo`` on the same site; then what matome adds: publishing from worker processes and
-kept files, the build cache seeing an asset change, ``assetDir``."""
+kept files, the build cache seeing an asset change, ``assetDir``, a QR code (``images.qr``)
+shown by a kept body."""
 
 from __future__ import annotations
 
@@ -239,3 +240,36 @@ def test_resources_used_by_the_workers_a_shortcode_and_kept_files_are_published(
     new = links((out / "posts/p05/index.html").read_text())
     assert new != css and (out / new.lstrip("/")).read_bytes() == b"body{color:#00f}"
     assert not (out / css.lstrip("/")).exists()  # cleaned: no page shows it any more
+
+
+def test_a_qr_code_shown_by_a_kept_body_stays_published_and_follows_its_text(tmp_path):
+    site = make_site(tmp_path / "site")
+    write(site / "content/posts/p03.md", QR_ARTICLE.format(text="https://example.org/a"))
+    out = tmp_path / "out"
+    first = matome("build", "-s", str(site), "-d", str(out), "-j", "2")
+    assert first.returncode == 0, first.stderr
+    src = qr_src((out / "posts/p03/index.html").read_text())
+    with Image.open(out / src.lstrip("/")) as made:
+        assert made.size == (132, 132)  # version 2 (25 modules) and the quiet zone, 4 px each
+
+    # Another article edited: p03's body is kept from the cache and its code still published.
+    write(site / "content/posts/p07.md", '+++\ntitle = "P7"\ndate = 2025-01-01\n+++\nedited\n')
+    second = matome("build", "-s", str(site), "-d", str(out), "--cleanDestinationDir")
+    assert second.returncode == 0, second.stderr
+    assert "from the build cache" in second.stdout
+    assert (out / src.lstrip("/")).is_file()
+
+    # Its text edited: a code of its own, and the old one gone with the page that showed it.
+    write(site / "content/posts/p03.md", QR_ARTICLE.format(text="https://example.org/b"))
+    third = matome("build", "-s", str(site), "-d", str(out), "--cleanDestinationDir")
+    assert third.returncode == 0, third.stderr
+    new = qr_src((out / "posts/p03/index.html").read_text())
+    assert new != src and (out / new.lstrip("/")).is_file()
+    assert not (out / src.lstrip("/")).exists()
+
+
+QR_ARTICLE = '+++\ntitle = "P3"\ndate = 2025-01-01\n+++\n{{{{< qr text="{text}" />}}}}\n'
+
+
+def qr_src(html: str) -> str:
+    return re.search(r'<img src="(/qr_[0-9a-f]+\.png)" width="132" height="132">', html).group(1)

@@ -27,8 +27,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
+from PIL import Image
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests.hugo_oracle import hugo_binary, normalize_html
@@ -407,7 +409,52 @@ LINE_BREAK_CASES: dict[str, str] = {
     "breaks_note_then_text": "{{< note >}}x{{< /note >}}\n\ntext\n",
     "breaks_inline_then_block": 'a {{< echo a="1" >}} b\n\n{{< echo a="2" >}}\n\nend\n',
 }
-CASES: dict[str, str] = {**GRAMMAR, **BUILTINS, **QUOTES, **LINE_BREAK_CASES}
+
+# The qr shortcode and images.QR: the <img> compared as every case is, and the image each
+# one names compared by test_qr_image_matches_hugo. Texts of each QR mode (digits only:
+# numeric; upper case, digits and " $%*+-./:": alphanumeric; anything else: UTF-8 bytes),
+# each level, scales, target folders, and lengths either side of a version boundary.
+LONG_TEXT = "Hacker News のまとめ: " + "the quick brown fox jumps over the lazy dog. " * 20
+VCARD = "BEGIN:VCARD\nVERSION:2.1\nN;CHARSET=UTF-8:Smith;John\nTEL;CELL:+12065550101\nEND:VCARD"
+QR_CASES: dict[str, str] = {
+    "qr_url": '{{< qr text="https://example.org/" />}}\n',
+    "qr_digits_low": '{{< qr text="0123456789012345" level="low" />}}\n',
+    "qr_digits_integer_param": '{{< qr text=20250207 level="quartile" scale=3 />}}\n',
+    "qr_alphanumeric_high": '{{< qr text="HELLO WORLD $%*+-./:" level="high" scale=5 />}}\n',
+    "qr_japanese_inner": (
+        '{{< qr level="high" scale=6 targetDir="codes" >}}\n日本語のテキスト\n{{< /qr >}}\n'
+    ),
+    "qr_unicode_quartile": '{{< qr text="Hello, wörld! ünïcödé 🎉" level="quartile" scale=3 />}}\n',
+    "qr_vcard_inner_low": f'{{{{< qr level="low" scale=2 >}}}}\n{VCARD}\n{{{{< /qr >}}}}\n',
+    "qr_tel": '{{< qr text="tel:+12065550101" targetDir="images/qr" />}}\n',
+    "qr_long_text": f'{{{{< qr text="{LONG_TEXT}" scale=2 targetDir="images/qr" />}}}}\n',
+    "qr_long_digits": f'{{{{< qr text="{"31415926535" * 200}" level="low" scale=2 />}}}}\n',
+    "qr_largest_byte_code": f'{{{{< qr text="{"x" * 2953}" level="low" scale=2 />}}}}\n',
+    # 180 bytes fill a version 9 code at level M; 181 need version 10, whose length field
+    # is 16 bits where version 9's is 8.
+    "qr_version_9": f'{{{{< qr text="{"a" * 180}" />}}}}\n',
+    "qr_version_10": f'{{{{< qr text="{"a" * 181}" />}}}}\n',
+    "qr_each_level": "".join(
+        f'{{{{< qr text="matome" level="{level}" />}}}}\n\n'
+        for level in ("low", "medium", "quartile", "high")
+    ),
+    "qr_scales": "".join(f'{{{{< qr text="SCALE" scale={n} />}}}}\n\n' for n in (2, 3, 7, 10)),
+    "qr_target_dirs": "".join(
+        f'{{{{< qr text="folder" targetDir="{folder}" />}}}}\n\n'
+        for folder in ("a/b/", "/abs/", "画像 qr", "x/../y")
+    ),
+    "qr_attributes": (
+        '{{< qr text="https://example.org/" alt="A \\"QR\\" code & <more>" class="qrcode big" '
+        'id="qr-1" title="Scan me" loading="lazy" />}}\n'
+    ),
+    "qr_in_paragraph": 'Scan {{< qr text="inline" scale=2 />}} here.\n',
+    "qr_function": "{{< qrfunc >}}\n",
+    "qr_function_options": (
+        '{{< qropts Level="quartile" SCALE="0x5" targetdir="opts/" unknown=1 >}}\n\n'
+        '{{< qropts scale=2.9 level="low" >}}\n'
+    ),
+}
+CASES: dict[str, str] = {**GRAMMAR, **BUILTINS, **QUOTES, **LINE_BREAK_CASES, **QR_CASES}
 
 # Pages of the fixture itself that are compared too: case name -> page path.
 FIXTURE_PAGES: dict[str, str] = {"figure_page_resource": "posts/bundle"}
@@ -573,6 +620,22 @@ ERROR_CASES: dict[str, ErrorCase] = {
     "err_qr_scale": ErrorCase(
         '{{< qr text="a" scale=1 />}}\n', 1, 1, "an integer greater than or equal to 2", True
     ),
+    "err_qr_function_level": ErrorCase(
+        '{{< qropts level="best" >}}\n', 1, 1, "must be one of low, medium, quartile", True
+    ),
+    "err_qr_function_scale": ErrorCase(
+        "{{< qropts scale=1 >}}\n", 1, 1, "an integer greater than or equal to 2", True
+    ),
+    "err_qr_function_scale_text": ErrorCase(
+        '{{< qropts scale="big" >}}\n', 1, 1, "cannot parse 'Scale' as int", True
+    ),
+    "err_qr_too_long": ErrorCase(
+        f'Intro.\n\n{{{{< qr text="{"x" * 2954}" level="low" />}}}}\n',
+        3,
+        1,
+        "text too long to encode as QR",
+        True,
+    ),
 }
 
 # --- building ------------------------------------------------------------------------------
@@ -627,6 +690,7 @@ class Builds:
     errors: dict[
         str, tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]
     ]  # (matome, hugo)
+    published: dict[str, Path]  # tool -> the unsafe site's published folder
 
 
 @pytest.fixture(scope="module")
@@ -652,7 +716,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> Builds:
             jobs[key, "matome"] = pool.submit(_run_matome, site, tmp / f"{key}-matome")
             jobs[key, "hugo"] = pool.submit(_run_hugo, site, tmp / f"{key}-hugo")
         done = {key: job.result() for key, job in jobs.items()}
-    result = Builds({}, {}, {})
+    result = Builds({}, {}, {}, {t: tmp / f"unsafe-{t}" for t in ("hugo", "matome")})
     for group, (cases, _, _) in groups.items():
         pages = {name: f"cases/{name}" for name in cases}
         if group == "unsafe":
@@ -731,18 +795,37 @@ def test_error_has_position(builds: Builds, name: str) -> None:
         assert hugo_where in hugo_output, f"expected {hugo_where} in Hugo's errors:\n{hugo_output}"
 
 
-def test_qr_builds_with_a_warning_where_hugo_makes_the_image(tmp_path: Path) -> None:
-    """Hugo makes the QR code's image; matome has no QR code encoder yet: the page is built
-    without it and the call is named in a warning."""
-    body = 'Before.\n\n{{< qr text="https://example.org/" class="qrcode" />}}\n'
-    site = _write_site(tmp_path / "site", {"qr": body}, unsafe=True)
-    hugo = _run_hugo(site, tmp_path / "hugo")
-    cmd = [sys.executable, "-m", "matome", "build", "-s", str(site), "-d", str(tmp_path / "matome")]
-    matome = subprocess.run(cmd, capture_output=True, text=True, timeout=120)  # warnings shown
-    _check(hugo, "hugo")
-    _check(matome, "matome")
-    assert '<img src="/qr_' in _content(tmp_path / "hugo", "cases/qr")
-    assert _normalized(_content(tmp_path / "matome", "cases/qr")) == "<p>Before.</p>"
-    where = f"content/cases/qr.md:{BODY_LINE + 2}:1: warning: qr: "
-    assert where in matome.stderr, matome.stderr
-    assert "needs a QR code encoder" in matome.stderr
+_IMG = re.compile(r"<img [^>]*>")
+_QR_IMG = re.compile(r'<img src="([^"]+)" width="(\d+)" height="(\d+)"')
+
+
+@pytest.mark.parametrize("name", list(QR_CASES))
+def test_qr_image_matches_hugo(builds: Builds, name: str) -> None:
+    """Each QR code's <img> is Hugo's to the byte (src, width, height and the attributes
+    given), and the image at that path, in each tool's output, has the same size and the
+    same modules."""
+    hugo_imgs = _IMG.findall(builds.hugo[name])
+    assert hugo_imgs, f"{name}: Hugo wrote no QR code's <img>"
+    assert _IMG.findall(builds.matome[name]) == hugo_imgs
+    for src, width, height in _QR_IMG.findall(builds.hugo[name]):
+        path = unquote(src).lstrip("/")
+        hugo_modules = _qr_modules(builds.published["hugo"] / path)
+        matome_modules = _qr_modules(builds.published["matome"] / path)
+        assert matome_modules[0] == hugo_modules[0] == (int(width), int(height)), src
+        assert matome_modules == hugo_modules, f"{src}: the modules differ"
+
+
+def _qr_modules(png: Path) -> tuple[tuple[int, int], int, bytes]:
+    """A QR code image's size, pixels per module and modules (one byte each, 0 dark): the
+    module size is read off the top left finder pattern, which starts past a quiet zone of
+    4 modules, and every pixel must be its module's colour."""
+    with Image.open(png) as opened:
+        image = opened.convert("L").point(lambda v: 0 if v < 128 else 255)
+    first_dark = next(i for i in range(image.width) if image.getpixel((i, i)) == 0)
+    scale, rest = divmod(first_dark, 4)
+    assert scale >= 2 and rest == 0 and image.width % scale == 0, (png, first_dark)
+    count = image.width // scale
+    modules = image.resize((count, count), Image.Resampling.NEAREST)
+    blown_up = modules.resize(image.size, Image.Resampling.NEAREST)
+    assert blown_up.tobytes() == image.tobytes(), f"{png}: pixels that are no whole module"
+    return image.size, scale, modules.tobytes()

@@ -219,11 +219,15 @@ class ProcessedImage:
     height: int
 
 
-def plan_image(src: Path, digest: str, opts: ImageOptions, cache: Path) -> ProcessedImage:
-    """Name and size the result from the source's header, without decoding its pixels."""
+def plan_image(
+    src: Path, digest: str, opts: ImageOptions, cache: Path, named: Path | None = None
+) -> ProcessedImage:
+    """Name and size the result from the source's header, without decoding its pixels.
+    The name starts as the source's (``named``'s, for a source kept under another name:
+    a QR code made in memory)."""
     fmt = opts.fmt or source_format(src)
     key = f"{digest}:{opts.key()}:{ENCODER_VERSION}"
-    name = f"{_stem(src)}_hu_{hashlib.sha256(key.encode()).hexdigest()[:16]}.{fmt}"
+    name = f"{_stem(named or src)}_hu_{hashlib.sha256(key.encode()).hexdigest()[:16]}.{fmt}"
     target = cache / name
     found = cached(target)
     if found is not None:

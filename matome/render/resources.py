@@ -1,8 +1,8 @@
 """Hugo's resources for templates: ``resources.get(path)``, ``resources.get_match(glob)``,
 ``resources.match(glob)`` over the site's ``assets/`` folder (``assetDir``),
 ``resources.from_string``, ``resources.concat``, ``minify``, ``fingerprint`` (SHA-256, 384
-or 512, MD5: ``data.integrity`` for ``<link integrity>``), and the image methods of page
-and global resources (``images/processing.py``).
+or 512, MD5: ``data.integrity`` for ``<link integrity>``), the image methods of page
+and global resources (``images/processing.py``), and ``images.qr`` (``images/qr.py``).
 
 As in Hugo, a resource made here is published only when a template reads its
 ``rel_permalink`` or ``permalink``. Renders run in worker processes, so a resource is
@@ -46,7 +46,9 @@ from ..images.processing import (
     parse_spec,
     plan_image,
 )
+from ..images.qr import QROptions, qr_options, qr_path, qr_png, qr_text
 from ..images.thumbnails import decoded_size, glob_regex, site_assets, thumbnail_cache
+from ..markup.expand import ShortcodeProblem
 from ..markup.markdown.settings import read_settings
 from .environment import templates_used_say
 from .plan import Output, out_paths
@@ -117,6 +119,7 @@ class Made:
     integrity: str = ""
     image: ProcessedImage | None = None
     source: Path | None = None  # an image's source file
+    size: tuple[int, int] | None = None  # an image made in memory (a QR code): its pixels
 
 
 class SiteResources:
@@ -199,6 +202,18 @@ class SiteResources:
         parts = tuple(_recipe(r) for r in resources)
         return AssetResource(self, ("concat", str(name).lstrip("/"), parts))
 
+    def qr(self, text: Any, options: Any = None) -> AssetResource:
+        """Hugo's ``images.QR``: the QR code of ``text`` as a PNG image (options ``level``,
+        ``scale``, ``targetDir``). Bad options and a text too long for a QR code fail here
+        (as ``error`` does: a shortcode's call is named)."""
+        try:
+            opts = qr_options(options)
+            recipe = ("qr", qr_text(text), opts.level, opts.scale, opts.target_dir)
+            self.make(recipe)
+        except ValueError as e:
+            raise ShortcodeProblem(f"images.qr: {e}") from None
+        return AssetResource(self, recipe)
+
     # --- lookups -----------------------------------------------------------------
     def _find(self, path: str) -> str | None:
         wanted = path.strip().lstrip("/")
@@ -274,20 +289,30 @@ class SiteResources:
             integrity = f"{algorithm}-{base64.b64encode(digest).decode()}"
             out_path = _with_suffix(inner.out_path, digest.hex())
             file = inner.file if inner.data is None else self._generated_file(out_path, data)
-            return Made(out_path, inner.name, file, inner.data, integrity)
+            return Made(out_path, inner.name, file, inner.data, integrity, size=inner.size)
         if kind == "concat":
             _, name, parts = recipe
             made = [self.make(p) for p in parts]
             separator = b"\n;\n" if media_type(name) == "text/javascript" else b""
             return self._text(name, "/" + name, separator.join(self._bytes(m) for m in made))
+        if kind == "qr":
+            _, text, level, scale, target_dir = recipe
+            out_path = qr_path(text, QROptions(level, scale, target_dir))
+            data, width = qr_png(text, level, scale)
+            made = self._text(out_path, "/" + out_path, data)
+            made.size = (width, width)
+            return made
         if kind == "image":
             inner = self.make(recipe[3])
             source = inner.file
-            if inner.data is not None:  # a resource made from text is not an image
+            named = None
+            if inner.size is not None:  # made in memory: processed from its file
+                self.produce(recipe[3])
+                named = Path(inner.out_path)
+            elif inner.data is not None:  # a resource made from text is not an image
                 raise ValueError(f"{recipe[1]}: {inner.name} is not an image")
-            image = plan_image(
-                source, self._digest(source), self._image_options(recipe), self.image_cache
-            )
+            options = self._image_options(recipe)
+            image = plan_image(source, self._digest(source), options, self.image_cache, named)
             folder = inner.out_path.rsplit("/", 1)[0] + "/" if "/" in inner.out_path else ""
             return Made(
                 folder + image.name, inner.name, image.cache_file, image=image, source=source
@@ -434,6 +459,8 @@ class AssetResource:
         made = self._made()
         if made.image is not None:
             return made.image.width, made.image.height
+        if made.size is not None:
+            return made.size
         if made.data is None and made.file.suffix.lower() in _IMAGES:
             return decoded_size(made.file)
         return 0, 0
@@ -558,11 +585,21 @@ def _embedded_hooks_on(config: Any) -> bool:
     return settings.embedded_link_hook != "never" or settings.embedded_image_hook != "never"
 
 
-# What a template that reaches a resource says: ``resources``, or an image method.
-_USES_RESOURCES = re.compile(r"resources|resource\(|\.(?:resize|fit|fill|crop|process)\(")
+# What a template that reaches a resource says: ``resources``, ``images.qr``, or an image
+# method.
+_USES_RESOURCES = re.compile(
+    r"resources|resource\(|images\.qr\(|\.(?:resize|fit|fill|crop|process)\("
+)
 
 
 _KEY = itemgetter(0)
+
+
+class ImagesNamespace:
+    """``images`` in templates: Hugo's ``images.QR`` as ``images.qr``."""
+
+    def __init__(self, site: SiteResources) -> None:
+        self.qr = site.qr
 
 
 class ResourcesNamespace:
@@ -580,9 +617,10 @@ class ResourcesNamespace:
 
 
 def install_resources(env: Any, site: Any) -> None:
-    """``resources`` and the ``minify``, ``fingerprint`` and ``concat`` filters."""
+    """``resources``, ``images`` and the ``minify``, ``fingerprint`` and ``concat`` filters."""
     resources = _register(site, SiteResources(site.config, env))
     env.globals["resources"] = ResourcesNamespace(resources)
+    env.globals["images"] = ImagesNamespace(resources)
     env.globals["try"] = attempt
     env.filters["unmarshal"] = unmarshal
     env.filters.update(
