@@ -41,6 +41,7 @@ BUNDLE_PAGES = 640
 RECENT_PAGES = 16
 # Pagefind writes its own search UIs into every bundle; the theme's search box uses
 # its JavaScript API (pagefind.js) only.
+ATTEMPTS = 3  # Pagefind runs for a bundle before its failure to write the files is an error
 UNUSED_FILES = (
     "pagefind-ui.js",
     "pagefind-ui.css",
@@ -290,14 +291,20 @@ def _build(
                     return
                 bundle, part = queue.pop(0)
             try:
-                # A process per bundle: one that has written a bundle keeps its memory.
-                service = PagefindService()
-                try:
-                    _make_bundle(service, bundle, part, target / bundle.name, prints, writing)
-                finally:
-                    service.close()
-                # Pagefind answers before its writes are done (it never flushes its files):
-                # they are complete once it has exited.
+                for _ in range(ATTEMPTS):
+                    # A process per bundle: one that has written a bundle keeps its memory.
+                    service = PagefindService()
+                    try:
+                        _make_bundle(service, bundle, part, target / bundle.name, prints, writing)
+                    finally:
+                        service.close()
+                    # Pagefind answers before its writes are done (it never flushes its
+                    # files), and a busy machine has seen it exit with a file still empty.
+                    if not _unfinished_files(target / bundle.name):
+                        break
+                    shutil.rmtree(target / bundle.name, ignore_errors=True)
+                else:
+                    raise PagefindError(f"Pagefind left empty files in {bundle.name}")
                 _read_bundle(bundle, target / bundle.name)
             except BaseException:
                 failed.set()
@@ -342,6 +349,16 @@ def _make_bundle(
     with writing:
         service.call(write, "WriteFiles")
         service.call({"type": "DeleteIndex", "index_id": index}, "DeleteIndex")
+
+
+def _unfinished_files(folder: Path) -> list[str]:
+    """The files Pagefind left empty (none of its files is, once written whole)."""
+    return [
+        os.path.join(dirpath, name)
+        for dirpath, _, names in os.walk(folder)
+        for name in names
+        if os.path.getsize(os.path.join(dirpath, name)) == 0
+    ]
 
 
 def _read_bundle(bundle: Bundle, folder: Path) -> None:
