@@ -92,7 +92,7 @@ class Watcher:
         flat: Iterable[Path] = (),
         late: Iterable[Path] = (),
         quiet: float = 0.03,
-        settled: float = 0.005,
+        settled: float = 0.015,
         longest: float = 2.0,
     ):
         self._callback = callback
