@@ -9,9 +9,11 @@ related ranks of its publish date are numbered again; nothing else in the graph 
 from __future__ import annotations
 
 import bisect
+import functools
 from datetime import datetime
 
 from ..content.page import Page
+from .han_order import han_order
 from .order import sort_key
 from .pagination import paginate
 from .related import Related
@@ -72,7 +74,7 @@ def resort(pages: list[Page], retitled: list[Page]) -> None:
             continue
         moving.append(page)
     for page in moving:
-        bisect.insort(pages, page, key=sort_key)
+        bisect.insort(pages, page, key=functools.partial(sort_key, han=han_order(page.lang)))
 
 
 def renumber(site: Site) -> dict[int, int]:

@@ -229,10 +229,12 @@ def link_children(
     sections: dict[str, Page],
     regular: list[Page],
     now: datetime,
+    lang: str,
     unlisted: list[Page] = (),
 ) -> None:
-    """Each page in its parent's lists, and each list page's dates from its pages'; the
-    ``unlisted`` pages (build list = never) count for the dates, as in Hugo."""
+    """Each page in its parent's lists (in the default order of language ``lang``), and
+    each list page's dates from its pages'; the ``unlisted`` pages (build list = never)
+    count for the dates, as in Hugo."""
     for key, section in sections.items():
         parent_key = key.rsplit("/", 1)[0] if "/" in key else ""
         section.parent = sections.get(parent_key, home) if parent_key else home
@@ -251,8 +253,8 @@ def link_children(
     # the tree), not only from its children's.
     below: dict[int, list[Page]] = {}
     for node in [*sorted(sections.values(), key=lambda s: -s.file_depth), home]:
-        node.sections = sort_pages(node.sections)
-        node.pages = sort_pages(node.regular_pages + node.sections)
+        node.sections = sort_pages(node.sections, lang)
+        node.pages = sort_pages(node.regular_pages + node.sections, lang)
         below[id(node)] = [*node.pages, *hidden.get(id(node), [])]
         for section in node.sections:
             below[id(node)] += below[id(section)]

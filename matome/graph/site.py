@@ -208,11 +208,13 @@ def build_language_site(
     for branch in [home, *sections.values()]:  # the home page's _index.md is a bundle too
         if branch.file:
             branch.resources = page_resources(branch, config)
-    regular = sort_pages(regular)
+    lang = config.language.code
+    regular = sort_pages(regular, lang)
     # Build options: a page listed nowhere is still rendered (and found by get_page).
     in_sections = [p for p in regular if p.list_mode != "never"]
     site_regular = [p for p in in_sections if p.list_mode == "always"]
-    link_children(home, sections, in_sections, now, [p for p in regular if p.list_mode == "never"])
+    unlisted = [p for p in regular if p.list_mode == "never"]
+    link_children(home, sections, in_sections, now, lang, unlisted)
     link_prev_next(site_regular)
     listed = [p for p in [*regular, *sections.values()] if p.list_mode != "never"]
     taxonomies, taxonomy_pages, term_pages = make_taxonomies(
@@ -226,12 +228,11 @@ def build_language_site(
         for node in [home, *sections.values()]:
             node.pages = [p for p in node.pages if p.kind != "section"]
             node.sections = []
-    all_pages = [home, *sort_pages(list(sections.values())), *regular]
+    all_pages = [home, *sort_pages(list(sections.values()), lang), *regular]
     for plural, tax_page in taxonomy_pages.items():
         all_pages.append(tax_page)
         all_pages.extend(term_pages[plural])
     first = len(every) if every is not None else 0
-    lang = config.language.code
     for i, page in enumerate(all_pages, first):
         page.index = i
         page.lang = lang
@@ -262,7 +263,7 @@ def build_language_site(
         regular_pages=site_regular,
         sections=[]
         if "section" in disabled
-        else sort_pages([s for s in sections.values() if s.parent is home]),
+        else sort_pages([s for s in sections.values() if s.parent is home], lang),
         taxonomies=taxonomies,
         taxonomy_pages=taxonomy_pages,
         menus=menus,

@@ -66,6 +66,7 @@ def make_taxonomies(
     taxonomies: dict[str, list[Term]] = {}
     taxonomy_pages: dict[str, Page] = {}
     term_pages: dict[str, list[Page]] = {}
+    lang = config.language.code
     for plural in dict.fromkeys(config.taxonomies.values()):
         by_key: dict[str, Page] = {}
         for page in pages:
@@ -93,7 +94,7 @@ def make_taxonomies(
             taxonomy=plural,
         )
         for term_page in by_key.values():
-            term_page.regular_pages = sort_pages(term_page.regular_pages)
+            term_page.regular_pages = sort_pages(term_page.regular_pages, lang)
             term_page.pages = term_page.regular_pages
             term_page.parent = tax_page
             take_dates(term_page, term_page.pages, now)
@@ -102,7 +103,7 @@ def make_taxonomies(
                 _list_url(config, term_page, f"{plural}/{_term_path(config, term_page)}"),
                 config,
             )
-        terms = sort_pages(list(by_key.values()))
+        terms = sort_pages(list(by_key.values()), lang)
         tax_page.pages = terms
         # Its terms' pages count too, whether or not their term has dates of its own.
         take_dates(tax_page, [*terms, *(p for t in terms for p in t.pages)], now)
