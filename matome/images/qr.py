@@ -140,11 +140,9 @@ def _option(options: dict, field: str, convert: Any, default: Any) -> Any:
 
 
 def _weak_str(field: str, value: Any) -> str:
-    if isinstance(value, str):
-        return str(value)
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, int):
+    if isinstance(value, (str, int)):
         return str(value)
     if isinstance(value, float):
         return _go_float(value)
