@@ -24,8 +24,6 @@ import io
 import json
 import os
 import re
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,6 +104,9 @@ def fetch(folder: Path, url: str) -> tuple[Path, str] | None:
     for kept in folder.glob(f"{name}.*") if folder.is_dir() else ():
         if not kept.name.endswith(".tmp"):
             return kept, kept.suffix
+    import urllib.error  # only when a template fetches: http.client and ssl load slowly
+    import urllib.request
+
     request = urllib.request.Request(url, headers={"User-Agent": "matome"})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from . import tokens
@@ -73,8 +73,20 @@ def load_state(cache_dir: Path) -> SearchState:
 def save_state(cache_dir: Path, state: SearchState) -> None:
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = cache_dir / f".{STATE_FILE}.{os.getpid()}"
-    tmp.write_text(json.dumps(asdict(state), ensure_ascii=False), encoding="utf-8")
+    # The fields as they are (JSON copies them): dataclasses.asdict would deep-copy
+    # every article's entries first.
+    data = {
+        "key": state.key,
+        "bundles": [_fields(b) for b in state.bundles],
+        "recent": _fields(state.recent) if state.recent is not None else None,
+        "texts": state.texts,
+    }
+    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     os.replace(tmp, cache_dir / STATE_FILE)
+
+
+def _fields(bundle: Bundle) -> dict:
+    return {f.name: getattr(bundle, f.name) for f in fields(bundle)}
 
 
 def text_digest(text: str) -> str:
