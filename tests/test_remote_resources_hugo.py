@@ -191,6 +191,40 @@ def test_x_shortcode_unreachable_warns_at_the_call_and_writes_nothing(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("call", "config"),
+    [
+        ("{{< vimeo_simple 19899678 >}}", ""),
+        ('{{< vimeo_simple id="19899678" class="c" >}}', "[privacy.vimeo]\nenableDNT = true\n"),
+        ("{{< vimeo 19899678 >}}", "[privacy.vimeo]\nsimple = true\n"),
+    ],
+)
+def test_vimeo_simple_unreachable_warns_at_the_call_and_writes_nothing(tmp_path, call, config):
+    site = tmp_path / "site"
+    write_tree(
+        site,
+        {
+            "hugo.toml": CONFIG + config,
+            "content/a.md": f"+++\ntitle = 'A'\n+++\n\nBefore.\n\n{call}\n\nAfter.\n",
+            "layouts/single.html": "@@c@@{{ .Content }}@@end@@",
+            "templates/_default/single.html": "@@c@@{{ page.content }}@@end@@",
+            "templates/_default/list.html": "",
+            "layouts/list.html": "",
+        },
+    )
+    # vimeo.com is not reachable from the test machines: both tools say so.
+    hugo_out = build_hugo(site)
+    matome_out, done = build_matome(site)
+    hugo_page = cases((hugo_out / "a/index.html").read_text())["c"]
+    matome_page = cases((matome_out / "a/index.html").read_text())["c"]
+    assert matome_page == hugo_page
+    assert "vimeo" not in matome_page and matome_page.endswith("<p>After.</p>")
+    assert "content/a.md:7:1: warning: The " in done.stderr
+    dnt = "1" if "enableDNT" in config else "0"
+    request = f"oembed.json?dnt={dnt}&url=https%3A%2F%2Fvimeo.com%2F19899678"
+    assert request in done.stderr
+
+
 def test_unmarshal_reads_text_by_its_look(tmp_path):
     site = tmp_path / "site"
     rows = [

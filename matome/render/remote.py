@@ -1,8 +1,8 @@
 """Hugo's ``resources.GetRemote``, ``try`` and ``transform.Unmarshal`` for templates.
 
 Hugo's built-in ``x``, ``x_simple`` and ``vimeo_simple`` shortcodes ask a provider's
-oEmbed endpoint for the HTML to embed while building; offline, they warn and write
-nothing. matome's do the same through these functions:
+oEmbed endpoint for what to embed while building; offline, they warn and write nothing.
+matome's do the same through these functions:
 
 - ``resources.get_remote(url)`` fetches the URL (an HTTP GET), and returns a resource
   (``content``, ``media_type``), or None when the server answers 404; any other failure
