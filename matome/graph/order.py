@@ -33,7 +33,7 @@ def sort_pages(pages: list[Page], lang: str) -> list[Page]:
 # Katakana to the hiragana of the same sound: the Unicode collation tells them apart only
 # after everything else (as it does upper and lower case).
 _KANA = {cp: cp - 0x60 for cp in range(0x30A1, 0x30F7)}
-# Small kana weigh as the full-size kana, as a variant before it (ぁ ァ あ ア).
+# Small kana weigh as the full-size kana, as a variant before it (ぁ before あ).
 _SMALL_KANA = {small: chr(ord(small) + 1) for small in "ぁぃぅぇぉっゃゅょ"} | {"ゎ": "わ"}
 # Spaces, punctuation and symbols in the order of the Unicode collation's table (all before
 # digits); others of their kind follow these, by code point.
