@@ -1,13 +1,15 @@
 """Chinese characters in the order the real ``hugo`` sorts them: the source of matome's
-tables (matome/graph/han_root.txt, han_pinyin.txt, han_stroke.txt) and of the tests that
-compare them.
+tables (matome/graph/han_root.txt, han_pinyin.txt, han_stroke.txt, han_ja.txt) and of
+the tests that compare them.
 
     python tests/han_order_hugo.py    # writes the tables again with the hugo on PATH
 
 Hugo sorts titles and terms with golang.org/x/text/collate for the site's language. Its
 Chinese orders are pinyin (``zh``, ``zh-cn``, ``zh-hans``, ``zh-sg``) and stroke count
-(``zh-tw``, ``zh-hant``, ``zh-hk``, ``zh-mo``); most other languages keep the Unicode
-collation's (root) order: the unified ideographs, then the extensions, each by code point.
+(``zh-tw``, ``zh-hant``, ``zh-hk``, ``zh-mo``); Japanese (``ja``, ``jpn``) puts the
+kanji of JIS X 0208 (level 1 by reading, level 2 by radical) after every other Chinese
+character; most other languages keep the Unicode collation's (root) order: the unified
+ideographs, then the extensions, each by code point.
 Each table is read off one throwaway site of such a language whose home page prints
 every character of the Han blocks through Hugo's ``sort`` (which compares with the same
 collator as the page and term orders: tests/test_han_order_hugo.py checks those too).
@@ -30,7 +32,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 # table name -> a language that sorts so
-TABLES = {"root": "en", "pinyin": "zh-cn", "stroke": "zh-tw"}
+TABLES = {"root": "en", "pinyin": "zh-cn", "stroke": "zh-tw", "ja": "ja"}
 
 # Every block of Chinese characters, whole (code points unassigned in one Unicode version
 # are assigned in a later one): the ideograph marks and Hangzhou numerals of CJK Symbols,
@@ -62,6 +64,7 @@ LANGS = {
     "root": "en, fr, de and most other languages",
     "pinyin": "zh, zh-cn, zh-hans, zh-sg",
     "stroke": "zh-tw, zh-hant, zh-hk, zh-mo",
+    "ja": "ja",
 }
 
 

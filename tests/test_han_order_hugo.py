@@ -9,6 +9,10 @@ compared with the real ``hugo``.
   without), digits and spaces, sort as Hugo sorts them: a character's rank decides, one
   character after the other.
 - Each language code picks the order Hugo's collator picks for it.
+- Japanese: kanji in the order of Hugo's Japanese collation (the table han_ja.txt), kana
+  with their long vowels, small and voiced kana, iteration and closing marks, Latin
+  letters, digits and Japanese punctuation, as Hugo sorts them; tests/fixtures/
+  japanese-site, built by both, as Japanese and as English.
 - tests/fixtures/chinese-site, built by both, lists its pages, sections and terms in
   Hugo's order, as Simplified Chinese, as Traditional, as English (``languageCode`` does
   not choose the collation: the language does), and beside English, each language's
@@ -72,6 +76,7 @@ def test_tables_hold_the_chinese_characters_after_other_letters():
     marks_and_numbers = {"々", "〆", "〻", *(chr(c) for c in range(0x3021, 0x302A))}
     assert every - tables["pinyin"] == marks_and_numbers
     assert every - tables["root"] == {"〇", *marks_and_numbers}
+    assert every - tables["ja"] == {"〇", *marks_and_numbers}
     assert not set(MARKERS) & set().union(*tables.values())
     assert han_table("root").rank("a") is None
 
@@ -107,8 +112,43 @@ def test_texts_sort_as_hugo_sorts_them(lang, tmp_path):
     hugo = hugo_sort(texts, lang, tmp_path)
     han = han_order(lang)
     assert sorted(texts, key=lambda text: collation_key(text, han)) == hugo
-    for other in {"root", "pinyin", "stroke"} - {han}:  # the orders differ
+    for other in set(TABLES) - {han}:  # the orders differ
         assert sorted(texts, key=functools.partial(collation_key, han=other)) != hugo
+
+
+def _japanese_texts(seed: str, count: int) -> list[str]:
+    """Texts of one to six pieces: kanji common and rare, hiragana and katakana of every
+    kind (long vowel marks often), Japanese marks, Latin letters, digits, punctuation."""
+    rng = random.Random(seed)
+    kana = [chr(c) for c in range(0x3041, 0x3097)] + [chr(c) for c in range(0x30A1, 0x30F7)]
+    kanji = list("日本語漢字東京大阪新聞記事世界米国中国政府会社人気話題一二三亜")
+    kanji += rng.sample(han_characters(), 200)
+    latin = [*"aAbzZ019 -!?.", "Go", "10", "ｶ", "ｰ"]
+    marks = [*"ーーー々〆〻・「」、。（）〜【】"]
+    texts: set[str] = set()
+    while len(texts) < count:
+        pools = [kana, kana, kanji, latin, marks]
+        texts.add("".join(rng.choice(rng.choice(pools)) for _ in range(rng.randint(1, 6))))
+    shuffled = sorted(texts)
+    rng.shuffle(shuffled)
+    return shuffled
+
+
+def test_japanese_texts_sort_as_hugo_sorts_them(tmp_path):
+    """Hugo's Japanese collation tells hiragana from katakana only past the level it
+    compares (あ and ア are equal, and keep the order they came in): Hugo's order must be
+    one matome's key gives, a stable sort by that key leaves it as it is."""
+    texts = _japanese_texts(seed="ja", count=4000)
+    hugo = hugo_sort(texts, "ja", tmp_path)
+    assert sorted(hugo, key=functools.partial(collation_key, han="ja")) == hugo
+    for other in set(TABLES) - {"ja"}:
+        assert sorted(hugo, key=functools.partial(collation_key, han=other)) != hugo
+    # the pairs Hugo's Japanese collation weighs apart from the Unicode collation's
+    pairs = [("カー", "オ"), ("キー", "カ"), ("アー", "アア"), ("ー", "$"), ("々", "ー")]
+    pairs += [("〆", "しめ"), ("ゕ", "か"), ("ぁa", "ァー"), ("亜", "一")]
+    for first, second in pairs:
+        assert hugo_sort([second, first], "ja", tmp_path) == [first, second]
+        assert collation_key(first, "ja") < collation_key(second, "ja")
 
 
 def test_language_codes_pick_hugos_order(tmp_path):
@@ -120,14 +160,11 @@ def test_language_codes_pick_hugos_order(tmp_path):
     codes = [f"zh-{r}" for r in regions]
     codes += ["zh", "zh-hans", "zh-hant", "zh-hant-cn", "zh-hans-tw", "zh-hant-sg", "zh-latn"]
     codes += ["cmn", "cmn-hant", "cmn-tw", "zh-yue", "zh-cn-x-foo", "zh-tw-x-foo", "zh_cn"]
-    codes += ["en", "ja", "ko", "yue", "fr"]
+    codes += ["en", "ja", "ja-jp", "ja_JP", "jpn", "ja-latn", "ja-x-foo", "ko", "yue", "fr"]
     probe = ["安", "乙", "三", "十", "大"]
-    kinds = {
-        tuple(sorted(probe, key=lambda t: collation_key(t, order))): order
-        for order in ("root", "pinyin", "stroke")
-    }
-    assert len(kinds) == 3, "the probe characters no longer tell the orders apart"
-    # Japanese and Korean have orders of their own ("other"): matome gives them the root one.
+    kinds = {tuple(sorted(probe, key=lambda t: collation_key(t, order))): order for order in TABLES}
+    assert len(kinds) == len(TABLES), "the probe characters no longer tell the orders apart"
+    # Korean has an order of its own ("other"): matome gives it the root one.
     hugo = {
         c: kinds.get(order, "other") for c, order in _hugo_orders(codes, probe, tmp_path).items()
     }
@@ -135,8 +172,8 @@ def test_language_codes_pick_hugos_order(tmp_path):
     compared = [code for code in codes if code not in unknown_regions]
     expected = {code: hugo[code] if hugo[code] != "other" else "root" for code in compared}
     assert {code: han_order(code) for code in compared} == expected
-    assert {hugo[code] for code in compared} == {"root", "pinyin", "stroke", "other"}
-    assert {"zh-cn", "zh-tw", "zh-hk", "zh-sg", "zh-mo", "zh-us"} <= set(compared)
+    assert {hugo[code] for code in compared} == {*TABLES, "other"}
+    assert {"zh-cn", "zh-tw", "zh-hk", "zh-sg", "zh-mo", "zh-us", "ja", "jpn"} <= set(compared)
 
 
 def _hugo_orders(codes: list[str], probe: list[str], workdir: Path) -> dict[str, tuple]:
@@ -237,3 +274,39 @@ def test_each_language_has_its_own_order(built):
     assert posts("with-english") == english
     assert posts("chinese-first") == pinyin
     assert posts("chinese-first", "en/posts/index.html") == english
+
+
+# --- the Japanese fixture site, built by both ---------------------------------------------
+
+JA_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "japanese-site"
+
+
+@pytest.fixture(scope="module")
+def built_ja(tmp_path_factory):
+    """language -> (hugo's lists, matome's lists) of the Japanese fixture."""
+    result = {}
+    for lang in ("ja", "en"):
+        site = tmp_path_factory.mktemp(f"japanese-{lang}") / "site"
+        shutil.copytree(JA_FIXTURE, site)
+        config = site / "hugo.toml"
+        text = config.read_text(encoding="utf-8")
+        assert 'defaultContentLanguage = "ja"\n' in text, "fixture changed: update the test"
+        text = text.replace('defaultContentLanguage = "ja"', f'defaultContentLanguage = "{lang}"')
+        config.write_text(text, encoding="utf-8")
+        result[lang] = (_lists(build_hugo(site)), _lists(build_matome(site)[0]))
+    return result
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_japanese_lists_in_hugos_order(built_ja, lang):
+    hugo, matome = built_ja[lang]
+    assert set(matome) == set(hugo)
+    assert {path: matome[path] for path in hugo} == hugo
+    assert len(hugo["posts/index.html"]["pages"]) == 28
+    assert "tags/index.html" in hugo
+
+
+def test_japanese_and_english_orders_differ(built_ja):
+    ja, en = built_ja["ja"][0], built_ja["en"][0]
+    assert ja["posts/index.html"]["pages"] != en["posts/index.html"]["pages"]
+    assert ja["tags/index.html"]["pages"] != en["tags/index.html"]["pages"]

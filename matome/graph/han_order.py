@@ -1,12 +1,13 @@
 """The orders Hugo gives Chinese characters: by pinyin for Simplified Chinese, by stroke
-count for Traditional, the Unicode collation's own for other languages.
+count for Traditional, the Japanese collation's for Japanese (the common kanji by reading,
+after every other Chinese character), the Unicode collation's own for other languages.
 
 Hugo compares titles and terms with golang.org/x/text/collate for the site's language
 (the key of ``[languages]``, or ``defaultContentLanguage``: not ``languageCode``). Every
 collation places the Chinese characters after the letters of every other script, in an
 order no Unicode property gives: the Unicode collation's (the unified ideographs, then
-the extensions, each by code point), or a Chinese one. ``han_root.txt``,
-``han_pinyin.txt`` and ``han_stroke.txt`` list the characters in Hugo's order, written
+the extensions, each by code point), or a Chinese or Japanese one. ``han_root.txt``,
+``han_pinyin.txt``, ``han_stroke.txt`` and ``han_ja.txt`` list the characters in Hugo's order, written
 from the real hugo's output by ``tests/han_order_hugo.py`` (run it again to write them
 for another Hugo). A character has one place whatever its readings (行 is always xíng,
 重 always zhòng), and a text compares character by character: the collations have no
@@ -33,10 +34,12 @@ _STROKE_REGIONS = frozenset(
 
 @functools.cache
 def han_order(lang: str) -> str:
-    """``"pinyin"``, ``"stroke"`` or ``"root"``: the order Hugo's collator for the
-    language code ``lang`` gives Chinese characters. Japanese and Korean have orders of
-    their own in Hugo, which matome does not: they get the root order."""
+    """``"pinyin"``, ``"stroke"``, ``"ja"`` or ``"root"``: the order Hugo's collator for
+    the language code ``lang`` gives Chinese characters. Korean has an order of its own in
+    Hugo, which matome does not: it gets the root order."""
     parts = lang.lower().replace("_", "-").split("-")
+    if parts[0] in ("ja", "jpn"):
+        return "ja"
     if parts[0] not in ("zh", "cmn"):
         return "root"
     for part in parts[1:]:
@@ -70,7 +73,7 @@ class HanTable:
 
 @functools.cache
 def han_table(order: str) -> HanTable:
-    """The table of ``order`` (``"root"``, ``"pinyin"`` or ``"stroke"``)."""
+    """The table of ``order`` (``"root"``, ``"pinyin"``, ``"stroke"`` or ``"ja"``)."""
     runs = []
     rank = 0
     text = (_TABLES / f"han_{order}.txt").read_text(encoding="utf-8")
