@@ -177,6 +177,15 @@ def test_no_taxonomies(case):
     assert not any(p.startswith(("tags/", "categories/")) for p in hugo.files)
 
 
+def test_a_term_lists_the_pages_of_the_terms_below_it():
+    """``ui/ux`` is below ``ui`` in Hugo's tree: ``ui`` lists (and counts, and takes the
+    date of) the pages of ``ui/ux`` too, a page of both twice; ``tcp/ip`` with no ``tcp`` is
+    an ordinary term."""
+    hugo, _ = assert_same("nested-terms")
+    assert hugo.probes["tags/ui/index.html"]["pages"] == ["/posts/d/", "/posts/b/", "/posts/a/"]
+    assert hugo.probes["tags/x/index.html"]["pages"] == ["/posts/d/", "/posts/d/", "/posts/e/"]
+
+
 def test_wrongly_typed_front_matter_is_read_as_hugo_reads_it():
     hugo, matome = assert_same("wrong-types")
     # The fixture holds what it claims: pages Hugo reads as drafts are left out.

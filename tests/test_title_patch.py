@@ -35,7 +35,7 @@ ARTICLE = st.tuples(
     st.sampled_from(["posts", "notes", "posts/deep"]),
     st.sampled_from(["2025-01-01", "2025-01-02", "2025-01-03"]),
     TITLES,
-    st.sets(st.sampled_from(["x", "y", "z"]), max_size=2),
+    st.sets(st.sampled_from(["x", "y", "z", "x/y", "x/y/z"]), max_size=3),
 )
 
 

@@ -43,8 +43,11 @@ def reorder(site: Site, retitled: list[Page]) -> tuple[set[Page], dict[int, int]
             lists[id(node)] = node
             node = node.parent
         for terms in page.page_terms.values():
-            for term in terms:
-                lists[id(term.page)] = term.page
+            for term in terms:  # and the terms above it (``ui`` above ``ui/ux``)
+                node = term.page
+                while node is not None and node.kind == "term" and id(node) not in lists:
+                    lists[id(node)] = node
+                    node = node.parent
     for node in lists.values():
         resort(node.regular_pages, retitled)
         if node.pages is not node.regular_pages:
@@ -68,11 +71,11 @@ def resort(pages: list[Page], retitled: list[Page]) -> None:
     sorted (a year's list holds most of a site's pages)."""
     moving = []
     for page in retitled:
-        try:
-            pages.remove(page)  # by identity: pages compare so
-        except ValueError:
-            continue
-        moving.append(page)
+        # By identity (pages compare so), each time it is there: a term lists a page of
+        # itself and of a term below it twice.
+        while page in pages:
+            pages.remove(page)
+            moving.append(page)
     for page in moving:
         bisect.insort(pages, page, key=functools.partial(sort_key, han=han_order(page.lang)))
 

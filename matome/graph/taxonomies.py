@@ -93,10 +93,13 @@ def make_taxonomies(
             type=plural,
             taxonomy=plural,
         )
+        # Each term's own pages (its page's terms), before the terms below it add theirs.
+        own = {key: list(term_page.regular_pages) for key, term_page in by_key.items()}
+        parents = _nest(by_key, own)
         for term_page in by_key.values():
             term_page.regular_pages = sort_pages(term_page.regular_pages, lang)
             term_page.pages = term_page.regular_pages
-            term_page.parent = tax_page
+            term_page.parent = parents.get(term_page.term_key, tax_page)
             take_dates(term_page, term_page.pages, now)
             set_location(
                 term_page,
@@ -116,7 +119,7 @@ def make_taxonomies(
         )
         for term_page in terms:
             term = Term(term_page.title, term_page.rel_permalink, len(term_page.pages), term_page)
-            for page in term_page.pages:
+            for page in own[term_page.term_key]:
                 page.page_terms.setdefault(plural, []).append(term)
     # A page lists its terms in front matter order.
     for page in pages:
@@ -124,6 +127,23 @@ def make_taxonomies(
             order = {urlize(v): i for i, v in reversed(list(enumerate(term_values(page, plural))))}
             terms.sort(key=lambda t: order.get(t.page.term_key, 0))
     return taxonomies, taxonomy_pages, term_pages
+
+
+def _nest(by_key: dict[str, Page], own: dict[str, list[Page]]) -> dict[str, Page]:
+    """Hugo's tree of terms: a term whose key is another's and more after a ``/`` (``ui/ux``
+    below ``ui``) is below it. The term above lists the pages of every term below it too
+    (and counts them; a page of both, twice, as Hugo does), and is the parent of the
+    nearest. Returns each nested term's parent."""
+    parents: dict[str, Page] = {}
+    for key in by_key:
+        cut = key.rfind("/")
+        while cut > 0:
+            above = by_key.get(key[:cut])
+            if above is not None:
+                parents.setdefault(key, above)
+                above.regular_pages += own[key]  # as Hugo: a page of both is listed twice
+            cut = key.rfind("/", 0, cut)
+    return parents
 
 
 def _term_page(config: SiteConfig, index: Page | None, plural: str, raw: str, key: str) -> Page:
