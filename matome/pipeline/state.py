@@ -157,7 +157,7 @@ class MemoryStore(DiskStore):
             return
         before = self.dropped.pop(path, before)
         was = set(before.reads) if before is not None else set()
-        now = set(after.reads) if after is not None else set()
+        now = set(after.reads)
         for i in was - now:
             self.by_read.get(i, set()).discard(path)
         for i in now - was:

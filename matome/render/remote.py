@@ -31,6 +31,7 @@ from urllib.parse import urlparse
 
 from ..config import parse_data
 from ..errors import SourceError
+from ..publish.files import write_if_changed
 from .text import go_regex
 
 TIMEOUT = 30  # seconds for one request, as a slow provider may need
@@ -102,8 +103,7 @@ def fetch(folder: Path, url: str) -> tuple[Path, str] | None:
     None when the server answers 404."""
     name = hashlib.sha256(url.encode()).hexdigest()
     for kept in folder.glob(f"{name}.*") if folder.is_dir() else ():
-        if not kept.name.endswith(".tmp"):
-            return kept, kept.suffix
+        return kept, kept.suffix  # (a write in progress is a hidden file: not matched)
     import urllib.error  # only when a template fetches: http.client and ssl load slowly
     import urllib.request
 
@@ -123,9 +123,7 @@ def fetch(folder: Path, url: str) -> tuple[Path, str] | None:
     suffix = _SUFFIXES.get(kind, os.path.splitext(urlparse(url).path)[1] or ".bin")
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{name}{suffix}"
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
+    write_if_changed(target, data)  # whole or not at all: another worker may read it
     return target, suffix
 
 
