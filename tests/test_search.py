@@ -269,6 +269,71 @@ def test_a_failed_build_leaves_the_published_index_and_its_state_as_they_were(si
     assert published(out) != before
 
 
+def test_a_build_failing_while_its_index_is_made_leaves_the_index_and_its_state(site, tmp_path):
+    # A page's template fails while the files are written, when the index of the changed
+    # article is being made beside them.
+    out = tmp_path / "out"
+    run(site, out)
+    before = published(out)
+    state = (site / ".matome-cache/search/state.json").read_bytes()
+    (site / "templates/_default").mkdir(parents=True)
+    (site / "templates/_default/broken.html").write_text("{{ page.title | nosuchfilter }}")
+    write_article(site, "a1", "鍋の記事", 1, "新しい言葉。")
+    broken = site / "content/posts/a4/index.md"
+    broken.write_text(broken.read_text("utf-8").replace("+++\n\n", "layout = 'broken'\n+++\n\n", 1))
+    with pytest.raises(BuildFailed):
+        run(site, out)
+    assert published(out) == before
+    assert (site / ".matome-cache/search/state.json").read_bytes() == state
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "site"]  # no staging left
+    broken.write_text(broken.read_text("utf-8").replace("layout = 'broken'\n", ""), "utf-8")
+    assert run(site, out).search_indexed >= 1
+    assert published(out) != before
+
+
+def fragments(out: Path) -> dict[str, dict]:
+    """URL -> Pagefind's result record, from the bundles the manifest lists."""
+    import gzip
+
+    found = {}
+    for bundle in manifest(out)["bundles"]:
+        for path in (out / "pagefind" / bundle / "fragment").iterdir():
+            record = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
+            found[record["url"]] = record
+    return found
+
+
+def test_the_thumbnails_results_show_follow_what_this_builds_templates_show(site, tmp_path):
+    # The index of a build is begun while its files are written, with thumbnails if the
+    # last build's templates showed them. Here the site's own templates show none until an
+    # article calls a shortcode whose template does: the index is made again with them.
+    from PIL import Image
+
+    Image.new("RGB", (960, 640), "teal").save(site / "content/posts/a2/feature.jpg")
+    templates = site / "templates"
+    for name, source in {
+        "_default/baseof.html": "<html><body>{% block main %}{% endblock %}</body></html>",
+        "_default/single.html": "<h1>{{ page.title }}</h1>{{ page.content }}",
+        "_default/list.html": "{% for p in page.pages %}{{ p.title }}{% endfor %}",
+        "index.html": "{% for p in site.regular_pages %}{{ p.title }}{% endfor %}",
+        "shortcodes/pic.html": "{% set t = thumbnail(page, 480) %}{{ t.rel_permalink if t }}",
+    }.items():
+        (templates / name).parent.mkdir(parents=True, exist_ok=True)
+        (templates / name).write_text(source, "utf-8")
+    out = tmp_path / "out"
+    run(site, out)
+    assert "image" not in fragments(out)["/posts/a2/"]["meta"]
+    path = site / "content/posts/a1/index.md"
+    path.write_text(path.read_text("utf-8") + "\n{{< pic >}}\n", "utf-8")
+    report = run(site, out)
+    # a2 for its thumbnail (a1, which has none, reads the same: the shortcode printed nothing)
+    assert report.search_indexed == 1
+    image = fragments(out)["/posts/a2/"]["meta"]["image"]
+    assert image.startswith("/thumbnails/") and (out / image.lstrip("/")).is_file()
+    listed = {b.rstrip("/") for b in manifest(out)["bundles"]}
+    assert {p.name for p in (out / "pagefind").iterdir() if p.is_dir()} == listed
+
+
 def test_pagefind_failing_is_an_error_of_the_setting_and_publishes_nothing(site, tmp_path):
     out = tmp_path / "out"
     run(site, out)

@@ -25,7 +25,9 @@ import dataclasses
 import gc
 import os
 import shutil
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
@@ -63,7 +65,7 @@ from ..render.plan import Output, out_paths, outputs_not_in, plan_outputs
 from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
 from ..render.undefined import RenderWarning, fail_on_undefined
-from ..search import article_pages, search_enabled, update_search
+from ..search import OUTPUT_DIR, article_pages, search_enabled, update_search
 from . import context
 from .bodies import render_bodies
 from .changes import Changes, detect_changes, nothing_changed
@@ -297,12 +299,13 @@ def _write_and_publish(
     staging = make_staging(destination, sparse)
     run.run_context.staging = staging
     run.run_context.published = destination if sparse else None
+    searches = run.options.search and search_enabled(run.config.params)
+    search = _start_search(run, staging) if searches and run.cache is not None else None
     try:
         done = _write_files(run, outputs, thumbnails, encoding, early_jobs, waiting)
         if run.options.clean and not sparse:
             run.report.cleaned = clean_stale(staging, done.written, run.options.outside)
-        searches = run.options.search and search_enabled(run.config.params)
-        index = _index_search(run, staging, done) if searches else None
+        index = _index_search(run, staging, done, search) if searches else None
         if sparse:
             move_in(staging, destination)
             if run.options.clean:
@@ -312,6 +315,8 @@ def _write_and_publish(
         if index is not None:
             index.publish(destination)
     except BaseException:
+        if search is not None:
+            search.abandon()  # it writes into the staging folder until it stops
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return done
@@ -420,10 +425,66 @@ def _keep_graph(
     return kept_graph
 
 
-def _index_search(run: _Run, staging: Path, done: _Files):
-    """The search index of the articles whose text changed, into the staging folder."""
-    pages = article_pages(run.graph.site, run.fresh.content, run.store.folder, done.thumbnails)
-    index = update_search(pages, staging, run.changes.destination, run.store.folder, run.workers)
+class _Abandoned(Exception):
+    """The search index begun beside the files is not wanted (``_Search.hold``)."""
+
+
+@dataclasses.dataclass
+class _Search:
+    """The search index made while the files are written, on the guess that its articles
+    show thumbnails as the last run's templates did. Pagefind runs in its own processes,
+    on the cores the writing leaves idle; the large bundles, whose Pagefind holds a whole
+    bundle in memory, wait until the files are written."""
+
+    thumbnails: bool  # the guess
+    pool: ThreadPoolExecutor
+    future: Future | None = None
+    written: threading.Event = dataclasses.field(default_factory=threading.Event)
+    wanted: bool = True  # set with ``written``: whether the guess held
+
+    def hold(self) -> None:
+        self.written.wait()
+        if not self.wanted:
+            raise _Abandoned
+
+    def result(self, thumbnails: bool):
+        """The index made, or None when the guess was wrong."""
+        self.wanted = thumbnails == self.thumbnails
+        self.written.set()
+        try:
+            index = self.future.result()
+        except _Abandoned:
+            index = None
+        self.pool.shutdown()
+        return index if self.wanted else None
+
+    def abandon(self) -> None:
+        self.wanted = False
+        self.written.set()
+        self.pool.shutdown()  # waits for it: whatever it raises is of no use now
+
+
+def _start_search(run: _Run, staging: Path) -> _Search:
+    shown = thumbnails_shown(run.run_context.env, run.cache)
+    pages = article_pages(run.graph.site, run.fresh.content, run.store.folder, shown)
+    search = _Search(shown, ThreadPoolExecutor(1, thread_name_prefix="search"))
+    destination, folder = run.changes.destination, run.store.folder
+    search.future = search.pool.submit(
+        update_search, pages, staging, destination, folder, run.workers, search.hold
+    )
+    return search
+
+
+def _index_search(run: _Run, staging: Path, done: _Files, search: _Search | None):
+    """The search index of the articles whose text changed, into the staging folder: the
+    one begun beside the files, or made now."""
+    index = search.result(done.thumbnails) if search is not None else None
+    if index is None:
+        shutil.rmtree(staging / OUTPUT_DIR, ignore_errors=True)  # what a wrong guess made
+        pages = article_pages(run.graph.site, run.fresh.content, run.store.folder, done.thumbnails)
+        index = update_search(
+            pages, staging, run.changes.destination, run.store.folder, run.workers
+        )
     run.report.search_indexed = index.indexed
     run.report.non_page_files += len(index.written)
     done.files.update(index.files)

@@ -13,6 +13,7 @@ loads none of them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,15 +41,21 @@ def article_pages(
 
 
 def update_search(
-    pages: list[SearchPage], staging: Path, published: Path, cache: Path, workers: int
+    pages: list[SearchPage],
+    staging: Path,
+    published: Path,
+    cache: Path,
+    workers: int,
+    hold: Callable[[], None] | None = None,
 ) -> SearchUpdate:
     """Index what changed into ``staging/pagefind``, keeping the index's state in the build
     cache folder ``cache``; raise BuildFailed if Pagefind fails (the staging folder is then
-    discarded, the published index stays as it was)."""
+    discarded, the published index stays as it was). ``hold``: called before a large
+    bundle is made (``bundles.update_index``)."""
     from .bundles import update_index
     from .service import PagefindError
 
     try:
-        return update_index(pages, staging, published, cache / "search", workers)
+        return update_index(pages, staging, published, cache / "search", workers, hold)
     except PagefindError as e:
         raise BuildFailed([SourceError("params.enableSearch", 0, 0, str(e))]) from None

@@ -106,10 +106,16 @@ class _Plan:
 
 
 def update_index(
-    pages: list[SearchPage], staging: Path, published: Path, cache_dir: Path, workers: int
+    pages: list[SearchPage],
+    staging: Path,
+    published: Path,
+    cache_dir: Path,
+    workers: int,
+    hold: Callable[[], None] | None = None,
 ) -> SearchUpdate:
     """Make the bundles whose articles changed, and the manifest if it changed, in
     ``staging/pagefind``; ``published/pagefind`` is left as it is until ``publish``.
+    ``hold``: called before a large bundle is made (the recent one is made at once).
 
     Raises PagefindError when Pagefind fails."""
     old = load_state(cache_dir)
@@ -118,7 +124,7 @@ def update_index(
     recent = old.recent if old.recent is not None and _intact(old.recent, published) else None
     plan = _plan(bundles, recent, pages, prints)
     target = staging / OUTPUT_DIR
-    _build(plan.todo, target, prints, workers)
+    _build(plan.todo, target, prints, workers, plan.recent, hold)
     state = SearchState(old.key, plan.bundles, plan.recent, prints.texts)
     written = {
         f"{OUTPUT_DIR}/{bundle.name}/{rel}": (size, mtime)
@@ -272,11 +278,16 @@ def _intact(bundle: Bundle, published: Path) -> bool:
 
 # --- making bundles ----------------------------------------------------------------
 def _build(
-    todo: list[tuple[Bundle, list[SearchPage]]], target: Path, prints: _Fingerprints, workers: int
+    todo: list[tuple[Bundle, list[SearchPage]]],
+    target: Path,
+    prints: _Fingerprints,
+    workers: int,
+    recent: Bundle | None,
+    hold: Callable[[], None] | None,
 ) -> None:
     """Make the bundles of ``todo``, the largest first, on up to ``workers`` Pagefind
-    processes at once (one writing while the others index); raise the first failure
-    once every process has stopped."""
+    processes at once (one writing while the others index), calling ``hold`` before each
+    bundle but ``recent``; raise the first failure once every process has stopped."""
     if not todo:
         return
     queue = sorted(todo, key=lambda item: -len(item[1]))
@@ -291,6 +302,8 @@ def _build(
                     return
                 bundle, part = queue.pop(0)
             try:
+                if hold is not None and bundle is not recent:
+                    hold()
                 for _ in range(ATTEMPTS):
                     # A process per bundle: one that has written a bundle keeps its memory.
                     service = PagefindService()
