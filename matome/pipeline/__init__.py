@@ -9,8 +9,9 @@
 4. the plan (``render/plan.py``): every file the site has;
 5. the files (``outputs.py``): the last run's where they would come out the same, else
    rendered from templates (``render/``) in forked workers into a staging folder;
-6. publish (``publish/``): the search index, then the staging folder moved or swapped
-   in, only once everything has succeeded;
+6. publish (``publish/``): the search index (begun while the files are written, when
+   the last run's cache is there), then the staging folder moved or swapped in, only
+   once everything has succeeded;
 7. keep the state (``state.py``): the cache index, the graph and the record of this run,
    on disk for ``matome build``, in memory for ``matome serve``.
 
