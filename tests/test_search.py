@@ -251,6 +251,25 @@ def test_too_many_changes_make_again_only_the_bundles_that_hold_most_of_them(
     assert manifest(out)["hidden"] == [state["bundles"][1]["fragments"]["/posts/a3/"]]
 
 
+def test_another_pagefind_makes_every_bundle_again(site, tmp_path, monkeypatch):
+    from matome.search.service import pagefind_binary
+
+    out = tmp_path / "out"
+    run(site, out)
+    # The same Pagefind under another version (what ``pagefind --version`` says).
+    wrapper = tmp_path / "pagefind"
+    wrapper.write_text(
+        '#!/bin/sh\n[ "$1" = --version ] && { echo "pagefind 9.9.9"; exit 0; }\n'
+        f'exec "{pagefind_binary()}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    write_article(site, "a1", "鍋の記事", 1, "新しい言葉。")
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(wrapper))
+    assert run(site, out).search_indexed == 4
+    write_article(site, "a2", "鳥の記事", 2, "もう一つの言葉。")
+    assert run(site, out).search_indexed == 1  # the same version: the recent bundle only
+
+
 def test_a_failed_build_leaves_the_published_index_and_its_state_as_they_were(site, tmp_path):
     out = tmp_path / "out"
     run(site, out)

@@ -13,10 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from . import tokens
+from .service import pagefind_binary
 
 STATE_FILE = "state.json"
 FORMAT = "1"
@@ -42,13 +44,18 @@ class SearchState:
 
 
 def current_key() -> str:
-    try:
-        from importlib.metadata import version
-
-        pagefind = version("pagefind")
-    except Exception:  # not installed: indexing fails with the message that says so
-        pagefind = "unknown"
-    return f"format {FORMAT}, tokens {tokens.VERSION}, pagefind {pagefind}"
+    """The format, the tokens and the Pagefind binary that will run, as ``pagefind
+    --version`` names it (a few milliseconds; importing ``importlib.metadata`` to read the
+    package's version takes longer than that)."""
+    binary = pagefind_binary()
+    answer = ""
+    if binary is not None:
+        try:
+            found = subprocess.run([binary, "--version"], capture_output=True, timeout=60)
+            answer = found.stdout.decode(errors="replace").strip()
+        except (OSError, subprocess.SubprocessError):
+            pass  # indexing fails with the message that says why
+    return f"format {FORMAT}, tokens {tokens.VERSION}, {answer or 'pagefind unknown'}"
 
 
 def load_state(cache_dir: Path) -> SearchState:
