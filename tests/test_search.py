@@ -210,6 +210,20 @@ def test_a_build_that_changed_no_article_runs_no_pagefind_and_writes_no_index_fi
     assert (out / "pagefind" / "matome-search.json").is_file()
 
 
+def test_a_site_published_anew_over_its_cache_has_its_whole_index(site, tmp_path):
+    # The output removed, the cache kept, and --cleanDestinationDir: every bundle is made
+    # again into the new site, none lost to the cleaning.
+    out = tmp_path / "out"
+    run(site, out)
+    shutil.rmtree(out)
+    write_article(site, "a1", "鍋の記事", 1, "新しい言葉。")
+    report = build(site, Flags(destination=str(out)), jobs=1, clean=True)
+    assert report.search_indexed == 4
+    listed = manifest(out)["bundles"]
+    assert listed and all((out / "pagefind" / b / "pagefind-entry.json").is_file() for b in listed)
+    assert "/posts/a1/" in fragments(out)
+
+
 def test_a_title_edit_makes_only_the_recent_bundle(site, tmp_path):
     out = tmp_path / "out"
     run(site, out)

@@ -301,7 +301,10 @@ def _write_and_publish(
     run.run_context.staging = staging
     run.run_context.published = destination if sparse else None
     searches = run.options.search and search_enabled(run.config.params)
-    search = _start_search(run, staging) if searches and run.cache is not None else None
+    # Begun beside the files when a published index may be kept (else every bundle is
+    # made, after the files, as ``clean_stale`` below expects the staging folder).
+    early = searches and sparse and run.cache is not None
+    search = _start_search(run, staging) if early else None
     try:
         done = _write_files(run, outputs, thumbnails, encoding, early_jobs, waiting)
         if run.options.clean and not sparse:
