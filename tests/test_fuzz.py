@@ -259,6 +259,7 @@ def url_scheme(url: str) -> str | None:
         st.one_of(st.sampled_from(COMMENT_FRAGMENTS), st.text(max_size=4)), max_size=20
     ).map("".join)
 )
+@example(text="\ufeff")  # nh3's parser drops a byte order mark at the start
 def test_clean_html_skips_nh3_only_where_nh3_changes_nothing(text):
     """clean_html returns plain text unchanged without calling nh3: nh3 would return it as is."""
     import nh3

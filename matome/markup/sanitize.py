@@ -83,7 +83,10 @@ _NOT_TEXT = re.compile(r"[<>&\x00-\x08\x0b-\x1f\x7f\xa0]")
 
 
 def plain_text(html: str) -> bool:
-    """Whether ``html`` is text and <br> only, which nh3 would give back as it is."""
+    """Whether ``html`` is text and <br> only, which nh3 would give back as it is (but a
+    byte order mark at the start, which its parser drops)."""
+    if html.startswith("\ufeff"):
+        return False
     return not _NOT_TEXT.search(html) or not _NOT_TEXT.search(html.replace("<br>", ""))
 
 
