@@ -304,8 +304,9 @@ def _write_and_publish(
     # Begun beside the files when a published index may be kept (else every bundle is
     # made, after the files, as ``clean_stale`` below expects the staging folder).
     early = searches and sparse and run.cache is not None
-    search = _start_search(run, staging) if early else None
+    search = None
     try:
+        search = _start_search(run, staging) if early else None
         done = _write_files(run, outputs, thumbnails, encoding, early_jobs, waiting)
         if run.options.clean and not sparse:
             run.report.cleaned = clean_stale(staging, done.written, run.options.outside)
