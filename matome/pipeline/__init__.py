@@ -66,7 +66,14 @@ from ..render.plan import Output, out_paths, outputs_not_in, plan_outputs
 from ..render.resources import published_outputs
 from ..render.site_functions import install_site_functions
 from ..render.undefined import RenderWarning, fail_on_undefined
-from ..search import OUTPUT_DIR, article_pages, search_enabled, update_search
+from ..search import (
+    OUTPUT_DIR,
+    article_pages,
+    make_search,
+    plan_search,
+    search_enabled,
+    update_search,
+)
 from . import context
 from .bodies import render_bodies
 from .changes import Changes, detect_changes, nothing_changed
@@ -472,10 +479,11 @@ class _Search:
 def _start_search(run: _Run, staging: Path) -> _Search:
     shown = thumbnails_shown(run.run_context.env, run.cache)
     pages = article_pages(run.graph.site, run.fresh.content, run.store.folder, shown)
+    destination = run.changes.destination
+    planned = plan_search(pages, destination, run.store.folder)
     search = _Search(shown, ThreadPoolExecutor(1, thread_name_prefix="search"))
-    destination, folder = run.changes.destination, run.store.folder
     search.future = search.pool.submit(
-        update_search, pages, staging, destination, folder, run.workers, search.hold
+        make_search, planned, staging, destination, run.workers, search.hold
     )
     return search
 

@@ -23,7 +23,7 @@ OUTPUT_DIR = "pagefind"  # the index's folder in the site
 
 if TYPE_CHECKING:
     from ..incremental.buildcache import ContentEntry
-    from .bundles import SearchPage, SearchUpdate
+    from .bundles import IndexPlan, SearchPage, SearchUpdate
 
 
 def search_enabled(params: dict) -> bool:
@@ -41,21 +41,33 @@ def article_pages(
 
 
 def update_search(
-    pages: list[SearchPage],
-    staging: Path,
-    published: Path,
-    cache: Path,
-    workers: int,
-    hold: Callable[[], None] | None = None,
+    pages: list[SearchPage], staging: Path, published: Path, cache: Path, workers: int
 ) -> SearchUpdate:
     """Index what changed into ``staging/pagefind``, keeping the index's state in the build
     cache folder ``cache``; raise BuildFailed if Pagefind fails (the staging folder is then
-    discarded, the published index stays as it was). ``hold``: called before a large
-    bundle is made (``bundles.update_index``)."""
-    from .bundles import update_index
+    discarded, the published index stays as it was)."""
+    return make_search(plan_search(pages, published, cache), staging, published, workers)
+
+
+def plan_search(pages: list[SearchPage], published: Path, cache: Path) -> IndexPlan:
+    """``update_search``'s first part: which bundles to make (``bundles.plan_index``)."""
+    from .bundles import plan_index
+
+    return plan_index(pages, published, cache / "search")
+
+
+def make_search(
+    planned: IndexPlan,
+    staging: Path,
+    published: Path,
+    workers: int,
+    hold: Callable[[], None] | None = None,
+) -> SearchUpdate:
+    """``update_search``'s second part; ``hold``: called before a large bundle is made."""
+    from .bundles import make_index
     from .service import PagefindError
 
     try:
-        return update_index(pages, staging, published, cache / "search", workers, hold)
+        return make_index(planned, staging, published, workers, hold)
     except PagefindError as e:
         raise BuildFailed([SourceError("params.enableSearch", 0, 0, str(e))]) from None

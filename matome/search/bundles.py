@@ -106,23 +106,49 @@ class _Plan:
 
 
 def update_index(
-    pages: list[SearchPage],
-    staging: Path,
-    published: Path,
-    cache_dir: Path,
-    workers: int,
-    hold: Callable[[], None] | None = None,
+    pages: list[SearchPage], staging: Path, published: Path, cache_dir: Path, workers: int
 ) -> SearchUpdate:
     """Make the bundles whose articles changed, and the manifest if it changed, in
     ``staging/pagefind``; ``published/pagefind`` is left as it is until ``publish``.
-    ``hold``: called before a large bundle is made (the recent one is made at once).
 
     Raises PagefindError when Pagefind fails."""
+    return make_index(plan_index(pages, published, cache_dir), staging, published, workers)
+
+
+@dataclass
+class IndexPlan:
+    """What ``make_index`` is to do: ``plan_index``'s answer."""
+
+    old: SearchState
+    prints: _Fingerprints
+    plan: _Plan
+    cache_dir: Path
+
+
+def plan_index(pages: list[SearchPage], published: Path, cache_dir: Path) -> IndexPlan:
+    """The bundles to make: the kept state against the articles now and the published
+    files. Apart from ``make_index`` so that a build begins the index beside its files
+    only after this: its thousands of file checks, each a system call, would wait on the
+    interpreter in a thread of a busy process."""
     old = load_state(cache_dir)
     prints = _Fingerprints(pages, old.texts)
     bundles = [b for b in old.bundles if _intact(b, published)]
     recent = old.recent if old.recent is not None and _intact(old.recent, published) else None
-    plan = _plan(bundles, recent, pages, prints)
+    return IndexPlan(old, prints, _plan(bundles, recent, pages, prints), cache_dir)
+
+
+def make_index(
+    planned: IndexPlan,
+    staging: Path,
+    published: Path,
+    workers: int,
+    hold: Callable[[], None] | None = None,
+) -> SearchUpdate:
+    """``update_index``'s making, once planned; ``hold`` is called before a large bundle
+    is made (the recent one is made at once).
+
+    Raises PagefindError when Pagefind fails."""
+    old, prints, plan, cache_dir = planned.old, planned.prints, planned.plan, planned.cache_dir
     target = staging / OUTPUT_DIR
     _build(plan.todo, target, prints, workers, plan.recent, hold)
     state = SearchState(old.key, plan.bundles, plan.recent, prints.texts)
