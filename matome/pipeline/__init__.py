@@ -479,12 +479,9 @@ class _Search:
 def _start_search(run: _Run, staging: Path) -> _Search:
     shown = thumbnails_shown(run.run_context.env, run.cache)
     pages = article_pages(run.graph.site, run.fresh.content, run.store.folder, shown)
-    destination = run.changes.destination
-    planned = plan_search(pages, destination, run.store.folder)
+    planned = plan_search(pages, run.changes.destination, run.store.folder)
     search = _Search(shown, ThreadPoolExecutor(1, thread_name_prefix="search"))
-    search.future = search.pool.submit(
-        make_search, planned, staging, destination, run.workers, search.hold
-    )
+    search.future = search.pool.submit(make_search, planned, staging, run.workers, search.hold)
     return search
 
 

@@ -46,7 +46,7 @@ def update_search(
     """Index what changed into ``staging/pagefind``, keeping the index's state in the build
     cache folder ``cache``; raise BuildFailed if Pagefind fails (the staging folder is then
     discarded, the published index stays as it was)."""
-    return make_search(plan_search(pages, published, cache), staging, published, workers)
+    return make_search(plan_search(pages, published, cache), staging, workers)
 
 
 def plan_search(pages: list[SearchPage], published: Path, cache: Path) -> IndexPlan:
@@ -57,17 +57,13 @@ def plan_search(pages: list[SearchPage], published: Path, cache: Path) -> IndexP
 
 
 def make_search(
-    planned: IndexPlan,
-    staging: Path,
-    published: Path,
-    workers: int,
-    hold: Callable[[], None] | None = None,
+    planned: IndexPlan, staging: Path, workers: int, hold: Callable[[], None] | None = None
 ) -> SearchUpdate:
     """``update_search``'s second part; ``hold``: called before a large bundle is made."""
     from .bundles import make_index
     from .service import PagefindError
 
     try:
-        return make_index(planned, staging, published, workers, hold)
+        return make_index(planned, staging, workers, hold)
     except PagefindError as e:
         raise BuildFailed([SourceError("params.enableSearch", 0, 0, str(e))]) from None

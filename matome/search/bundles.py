@@ -112,7 +112,7 @@ def update_index(
     ``staging/pagefind``; ``published/pagefind`` is left as it is until ``publish``.
 
     Raises PagefindError when Pagefind fails."""
-    return make_index(plan_index(pages, published, cache_dir), staging, published, workers)
+    return make_index(plan_index(pages, published, cache_dir), staging, workers)
 
 
 @dataclass
@@ -122,6 +122,7 @@ class IndexPlan:
     old: SearchState
     prints: _Fingerprints
     plan: _Plan
+    published: Path
     cache_dir: Path
 
 
@@ -134,21 +135,18 @@ def plan_index(pages: list[SearchPage], published: Path, cache_dir: Path) -> Ind
     prints = _Fingerprints(pages, old.texts)
     bundles = [b for b in old.bundles if _intact(b, published)]
     recent = old.recent if old.recent is not None and _intact(old.recent, published) else None
-    return IndexPlan(old, prints, _plan(bundles, recent, pages, prints), cache_dir)
+    return IndexPlan(old, prints, _plan(bundles, recent, pages, prints), published, cache_dir)
 
 
 def make_index(
-    planned: IndexPlan,
-    staging: Path,
-    published: Path,
-    workers: int,
-    hold: Callable[[], None] | None = None,
+    planned: IndexPlan, staging: Path, workers: int, hold: Callable[[], None] | None = None
 ) -> SearchUpdate:
     """``update_index``'s making, once planned; ``hold`` is called before a large bundle
     is made (the recent one is made at once).
 
     Raises PagefindError when Pagefind fails."""
-    old, prints, plan, cache_dir = planned.old, planned.prints, planned.plan, planned.cache_dir
+    old, prints, plan = planned.old, planned.prints, planned.plan
+    published, cache_dir = planned.published, planned.cache_dir
     target = staging / OUTPUT_DIR
     _build(plan.todo, target, prints, workers, plan.recent, hold)
     state = SearchState(old.key, plan.bundles, plan.recent, prints.texts)
