@@ -265,6 +265,45 @@ def test_too_many_changes_make_again_only_the_bundles_that_hold_most_of_them(
     assert manifest(out)["hidden"] == [state["bundles"][1]["fragments"]["/posts/a3/"]]
 
 
+def emptying_pagefind(tmp_path: Path, out: Path, times: int) -> Path:
+    """A Pagefind that, the first ``times`` times it runs as a service, leaves a bundle's
+    ``pagefind-entry.json`` empty once it has exited (as a busy machine has seen)."""
+    from matome.search.service import pagefind_binary
+
+    wrapper = tmp_path / "pagefind-emptying"
+    count = tmp_path / "emptied"
+    entries = f"{out.parent}/.{out.name}.staging-*/pagefind/*/pagefind-entry.json"
+    wrapper.write_text(
+        f'#!/bin/sh\n"{pagefind_binary()}" "$@"\ncode=$?\n'
+        f'if [ "$1" = --service ] && [ "$(wc -c < {count} 2>/dev/null || echo 0)" -lt {times} ]; then\n'
+        f'  for f in {entries}; do : > "$f"; done\n  printf x >> {count}\nfi\n'
+        "exit $code\n"
+    )
+    wrapper.chmod(0o755)
+    return wrapper
+
+
+def test_a_bundle_pagefind_left_with_an_empty_file_is_made_again(site, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(emptying_pagefind(tmp_path, out, 1)))
+    assert run(site, out).search_indexed == 4
+    assert (tmp_path / "emptied").read_text() == "x"  # it did empty a file once
+    files = [p for p in (out / "pagefind").rglob("*") if p.is_file()]
+    assert files and all(p.stat().st_size > 0 for p in files)
+    (bundle,) = manifest(out)["bundles"]
+    json.loads((out / "pagefind" / bundle / "pagefind-entry.json").read_text())
+
+
+def test_pagefind_leaving_empty_files_each_time_is_an_error(site, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(emptying_pagefind(tmp_path, out, 99)))
+    with pytest.raises(BuildFailed) as failed:
+        run(site, out)
+    assert any("Pagefind left empty files" in str(e) for e in failed.value.errors)
+    assert (tmp_path / "emptied").read_text() == "xxx"  # three attempts
+    assert not out.exists()
+
+
 def test_another_pagefind_makes_every_bundle_again(site, tmp_path, monkeypatch):
     from matome.search.service import pagefind_binary
 

@@ -336,13 +336,15 @@ def _build(
                     finally:
                         service.close()
                     # Pagefind answers before its writes are done (it never flushes its
-                    # files), and a busy machine has seen it exit with a file still empty.
-                    if not _unfinished_files(target / bundle.name):
+                    # files), and a busy machine has seen it exit with a file still empty
+                    # (none of its files is, once written whole).
+                    stamps = _stamps(target / bundle.name)
+                    if all(size for size, _ in stamps.values()):
                         break
                     shutil.rmtree(target / bundle.name, ignore_errors=True)
                 else:
                     raise PagefindError(f"Pagefind left empty files in {bundle.name}")
-                _read_bundle(bundle, target / bundle.name)
+                _read_bundle(bundle, target / bundle.name, stamps)
             except BaseException:
                 failed.set()
                 raise
@@ -388,30 +390,28 @@ def _make_bundle(
         service.call({"type": "DeleteIndex", "index_id": index}, "DeleteIndex")
 
 
-def _unfinished_files(folder: Path) -> list[str]:
-    """The files Pagefind left empty (none of its files is, once written whole)."""
-    return [
-        os.path.join(dirpath, name)
-        for dirpath, _, names in os.walk(folder)
-        for name in names
-        if os.path.getsize(os.path.join(dirpath, name)) == 0
-    ]
+def _stamps(folder: Path) -> dict[str, list[int]]:
+    """Each file under ``folder``, by its path in it: [size, mtime_ns]."""
+    found = {}
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(dirpath, name)
+            stat = os.stat(path)
+            rel = os.path.relpath(path, folder).replace(os.sep, "/")
+            found[rel] = [stat.st_size, stat.st_mtime_ns]
+    return found
 
 
-def _read_bundle(bundle: Bundle, folder: Path) -> None:
-    """What Pagefind wrote for ``bundle``: each result's fragment id, each file's stamp."""
+def _read_bundle(bundle: Bundle, folder: Path, stamps: dict[str, list[int]]) -> None:
+    """What Pagefind wrote for ``bundle`` (``stamps``: its files, ``_stamps``): each
+    result's fragment id, each file's stamp."""
     for name in UNUSED_FILES:
         (folder / name).unlink(missing_ok=True)
     bundle.fragments = _fragment_ids(folder / "fragment")
     missing = bundle.pages.keys() - bundle.fragments.keys()
     if missing:
         raise PagefindError(f"Pagefind wrote no result for {sorted(missing)[0]}")
-    for dirpath, _, names in os.walk(folder):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            stat = os.stat(path)
-            rel = os.path.relpath(path, folder).replace(os.sep, "/")
-            bundle.files[rel] = [stat.st_size, stat.st_mtime_ns]
+    bundle.files = {rel: stamp for rel, stamp in stamps.items() if rel not in UNUSED_FILES}
 
 
 # A fragment file is gzip of "pagefind_dcd" and the result's JSON, its URL first.
