@@ -12,6 +12,7 @@ import os
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -27,6 +28,7 @@ from matome.incremental.reads import GraphView, page_key
 from matome.incremental.snapshot import Snapshot
 from matome.markup.expand import RenderedContent, attach_content
 from matome.pipeline import outputs as pipeline_outputs
+from matome.pipeline.bodies import reuse
 
 ARTICLES = 40  # with the tag, month and alias pages, enough outputs to use the workers
 
@@ -488,6 +490,25 @@ def test_reads_that_no_file_makes_any_more_leave_the_cache(built, tmp_path):
     report = run(site, out)
     assert 0 < report.rendered_outputs < 10
     assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_cached_body_is_read_from_its_file_only_for_its_html_and_text(built):
+    """A feed lists every article's summary: a body taken from the cache gives its other
+    fields from the cache index, and its file is read only for the HTML or the text."""
+    site, _ = built
+    config = load_config(site, Flags())
+    folder = buildcache.cache_folder(site)
+    cache = buildcache.load(folder, buildcache.fingerprint(config))
+    now = datetime.now(UTC)
+    page = build_site(config, load_content(config, now), now).regular_pages[0]
+    entry = cache.content[page_key(page)]
+    assert entry.listed["summary_html"] and entry.listed["word_count"] > 0
+    assert "content_html" not in entry.listed and "plain" not in entry.listed
+    run = SimpleNamespace(content=None, cache_folder=folder)  # the renderer is not needed
+    reuse(page, entry, buildcache.BuildCache(cache.fingerprint, {}), run)
+    assert page.summary_html == entry.listed["summary_html"]
+    assert "content_html" not in page.__dict__  # the file is not read yet
+    assert "見出しの引用" in page.content_html
 
 
 def test_a_page_html_left_in_the_cache_is_loaded_each_time_it_is_dropped_and_read():

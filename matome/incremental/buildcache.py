@@ -78,6 +78,9 @@ class ContentEntry:
     templates: frozenset
     blob: str = ""  # the file under content/ that holds ``fields``
     comment_count: int = 0  # read by every list card: kept here, not in ``fields``
+    # The rendered fields but the HTML and the text (the summary, the counts), kept here
+    # too: a feed or a list reads them for every page, and ``blob`` holds a page's HTML.
+    listed: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -480,7 +483,7 @@ def save(folder: Path, cache: BuildCache) -> None:
         cache.templates,
         cache.build_id,
         {
-            k: ContentEntry(e.source, None, e.reads, e.templates, e.blob, e.comment_count)
+            k: ContentEntry(e.source, None, e.reads, e.templates, e.blob, e.comment_count, e.listed)
             for k, e in cache.content.items()
         },
         cache.outputs,

@@ -123,7 +123,7 @@ def render_pages(
         fields, digests, count = result
         page.__dict__.update(fields)
         page.__dict__["comment_count"] = count
-        entry = ContentEntry(source[0], None, {}, templates, source[1], count)
+        entry = ContentEntry(source[0], None, {}, templates, source[1], count, fields)
         # The HTML and its text, the largest fields, stay in the cache file until the
         # page's own file is written, and are compared by their digests, made by the worker.
         defer_rendered(page, cached_fields_loader(page, entry, run), LARGE_FIELDS)
@@ -148,7 +148,8 @@ def reuse(page: Page, entry: ContentEntry, fresh: BuildCache, run: context.RunCo
         # for the cache file): only the renderer of a damaged file is this run's now.
         loader[0].content = run.content
     else:
-        defer_rendered(page, cached_fields_loader(page, entry, run))
+        defer_rendered(page, cached_fields_loader(page, entry, run), LARGE_FIELDS)
+        page.__dict__.update(entry.listed)
     page.__dict__["comment_count"] = entry.comment_count
     fresh.content[page_key(page)] = entry
 
