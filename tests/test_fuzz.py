@@ -181,6 +181,60 @@ def test_dates_raise_only_value_errors(value, zone):
     parsed.astimezone(UTC)  # every accepted date can be compared and formatted in UTC
 
 
+# Hugo's RFC 3339 forms, as strptime reads them: the loader reads them with one call.
+RFC3339_FORMATS = [
+    f"%Y-%m-%d{time}{zone}"
+    for time, zones in [
+        ("T%H:%M:%S", ("%z", "")),
+        ("T%H:%M:%S.%f", ("%z", "")),
+        (" %H:%M:%S", ("%z", "")),
+        (" %H:%M", ("",)),
+        ("T%H:%M", ("",)),
+        ("", ("",)),
+    ]
+    for zone in zones
+]
+
+
+def by_strptime(text: str, zone) -> datetime | None:
+    text = re.sub(r"([+-]\d\d):(\d\d)$", r"\1\2", re.sub("Z$", "+0000", text))
+    for fmt in RFC3339_FORMATS:
+        try:
+            parsed = datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)
+        try:
+            return parsed if parsed.astimezone(UTC) else None
+        except OverflowError:  # refused: out of range once in UTC
+            return None
+    return None
+
+
+def two(high: int):  # two digits, up to one past the field's range
+    return st.integers(0, high).map("{:02d}".format)
+
+
+rfc3339 = st.builds(
+    lambda y, m, d, sep, h, mi, s, frac, z: f"{y:04d}-{m}-{d}{sep}{h}:{mi}{s}{frac}{z}",
+    st.integers(0, 9999), two(13), two(32), st.sampled_from(["T", " "]), two(24), two(60),
+    st.sampled_from(["", ":00", ":59", ":60"]), st.sampled_from(["", ".5", ".123456", ".1234567"]),
+    st.sampled_from(["", "Z", "+09:00", "-0530", "+2400", "+09"]),
+) | st.builds("{:04d}-{}-{}".format, st.integers(0, 9999), two(13), two(32))  # fmt: skip
+
+
+@examples(500)
+@given(rfc3339, st.sampled_from([UTC, site_zone("Asia/Tokyo")]))
+def test_rfc3339_dates_read_as_strptime_reads_them(text, zone):
+    expected = by_strptime(text, zone)
+    try:
+        parsed = parse_date(text, zone)
+    except ValueError:
+        assert expected is None
+        return
+    assert parsed == expected and parsed.utcoffset() == expected.utcoffset()
+
+
 @FAST
 @given(st.one_of(st.text(), st.sampled_from(["Asia/Tokyo", "UTC", "../etc/passwd", "a" * 300])))
 def test_time_zones_raise_only_value_errors(name):

@@ -26,6 +26,13 @@ _FORMATS = (
     "%B %d, %Y",
     "%a, %d %b %Y %H:%M:%S %z",
 )
+# The RFC 3339 forms of ``_FORMATS``, which ``datetime.fromisoformat`` reads alike in one
+# call (strptime tries the formats one by one, raising at each miss): dates are many.
+_ZONE = r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?"
+_ISO = re.compile(
+    rf"[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}(?:T[0-9]{{2}}:[0-9]{{2}}(?::[0-9]{{2}}(?:\.[0-9]{{1,6}})?{_ZONE})?"
+    rf"| [0-9]{{2}}:[0-9]{{2}}(?::[0-9]{{2}}{_ZONE})?)?"
+)
 _ZULU = re.compile(r"Z$")
 _COLON_ZONE = re.compile(r"([+-]\d\d):(\d\d)$")
 
@@ -61,7 +68,14 @@ def _parse(value, zone) -> datetime:
             raise ValueError(f"timestamp {value!r} is out of range: {e}") from None
     if not isinstance(value, str):
         raise ValueError(f"expected a date, got {type(value).__name__} {value!r}")
-    text = _COLON_ZONE.sub(r"\1\2", _ZULU.sub("+0000", value.strip()))
+    if _ISO.fullmatch(text := value.strip()):
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            pass  # out of range: the formats below say so
+        else:
+            return parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)
+    text = _COLON_ZONE.sub(r"\1\2", _ZULU.sub("+0000", text))
     for fmt in _FORMATS:
         try:
             parsed = datetime.strptime(text, fmt)
