@@ -346,6 +346,18 @@ def test_published_files_changed_by_hand_are_written_again(built, tmp_path):
     assert_same_as_cold(site, out, tmp_path)
 
 
+def test_a_published_file_changed_by_hand_beside_an_edit_is_written_again(built, tmp_path):
+    """The published files are checked by a child while the graph loads: a file changed
+    by hand is found there too when an article's edit keeps the graph."""
+    site, out = built
+    edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
+    (out / "posts/a03/index.html").write_text("changed by hand")
+    report = run(site, out)
+    assert report.graph_kept
+    assert "changed by hand" not in (out / "posts/a03/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_a_page_that_falls_due_is_published_without_any_file_changing(built, tmp_path):
     site, out = built
     due = datetime.now(UTC) + timedelta(seconds=2)

@@ -245,6 +245,22 @@ def _digest(path: str, stamp: tuple[int, int] | None) -> bytes | None:
     return digest if (stat.st_size, stat.st_mtime_ns) == stamp else MOVING
 
 
+def changed_files(destination: Path, files: dict[str, tuple[int, int]]) -> set[str]:
+    """Those of ``files`` (out_path -> (size, mtime_ns)) that ``destination`` no longer
+    holds with that size and modification time."""
+    base = f"{destination}{os.sep}"
+    changed = set()
+    for path, stamp in files.items():
+        try:
+            stat = os.stat(base + path)
+        except OSError:
+            changed.add(path)
+            continue
+        if (stat.st_size, stat.st_mtime_ns) != stamp:
+            changed.add(path)
+    return changed
+
+
 def files_unchanged(
     destination: Path,
     files: dict[str, tuple[int, int]],
@@ -255,15 +271,7 @@ def files_unchanged(
     time; with ``only``, and no other file is there but in the top-level folders
     ``outside`` (one walk does both)."""
     if not only:
-        base = f"{destination}{os.sep}"
-        for path, stamp in files.items():
-            try:
-                stat = os.stat(base + path)
-            except OSError:
-                return False
-            if (stat.st_size, stat.st_mtime_ns) != stamp:
-                return False
-        return True
+        return not changed_files(destination, files)
     found = 0
     folders = [(str(destination), "")]
     while folders:  # os.scandir: a site has a folder per page, os.walk's work per folder adds up

@@ -164,6 +164,7 @@ class _Run:
     templates: dict[str, str]  # template name -> digest
     cache: BuildCache | None  # the last run's index, when it can be used
     changed: frozenset[str] | None  # templates changed since that run
+    published: ForkedCall | None  # the last run's published files checked (``_check_published``)
     graph: Graph | None = None
     report: BuildReport | None = None
     run_context: context.RunContext | None = None
@@ -202,6 +203,7 @@ def _run(
     if nothing_changed(changes, store, options.clean, options.outside):
         return _as_last_time(changes.last, started)
     store.forget_last_build()
+    published = _check_published(changes, store, options.read_cache, children)
     templates = buildcache.template_digests(template_dirs(source))
     cache = store.cache(changes.fingerprint) if options.read_cache else None
     changed = buildcache.changed_templates(cache, templates) if cache else None
@@ -210,7 +212,7 @@ def _run(
     workers = options.jobs or os.cpu_count() or 1
     run = _Run(
         source, config, store, options, progress, children, changes, workers, clock, now,
-        templates, cache, changed,
+        templates, cache, changed, published,
     )  # fmt: skip
     _load(run)
     thumbnails, encoding, early_jobs = _start_thumbnails(run.graph, workers, children)
@@ -221,6 +223,28 @@ def _run(
     done = _write_and_publish(run, outputs, thumbnails, encoding, early_jobs, waiting)
     _keep_state(run, done, started)
     return run.report
+
+
+def _check_published(
+    changes: Changes, store: DiskStore, read_cache: bool, children: contextlib.ExitStack
+) -> ForkedCall | None:
+    """Which of the last run's published files another hand changed, found by a child
+    while this process loads the graph and the cache index (a stat a file: thousands)."""
+    last = changes.last
+    if last is None or not (read_cache and store.check_published):
+        return None
+    if last.destination != str(changes.destination):
+        return None
+    call = ForkedCall(buildcache.changed_files, changes.destination, last.files)
+    return children.enter_context(call)
+
+
+def _published_stamps(run: _Run) -> dict[str, tuple[int, int]] | None:
+    """The last run's published files that are as it left them, with their stamps."""
+    if run.published is None:
+        return None
+    changed = run.published.result()
+    return {path: stamp for path, stamp in run.changes.last.files.items() if path not in changed}
 
 
 def _load(run: _Run) -> None:
@@ -353,7 +377,7 @@ def _write_files(
     readers = store.readers() if same_plan else None
     kept = kept_outputs(
         outputs, site, cache, run.changed, run.changes.destination, stale, same_plan,
-        store.check_published, readers,
+        store.check_published, readers, _published_stamps(run),
     )  # fmt: skip
     run.clock.lap("staging")
     # The copies of thumbnails wait until the renders tell whether any are shown.

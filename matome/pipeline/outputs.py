@@ -163,6 +163,7 @@ def kept_outputs(
     same_plan: bool,
     check_published: bool = True,
     readers: dict[int, set[str]] | None = None,
+    published: dict[str, tuple[int, int]] | None = None,
 ) -> dict[str, OutputRecord]:
     """The files of the last build that this one would write again byte for byte.
 
@@ -171,7 +172,9 @@ def kept_outputs(
     ``check_published``: whether the published file may have been changed by another hand
     (else what the last run wrote is taken to be there).
     ``readers``: each read's files, when known (``MemoryStore``): only those of the reads
-    that changed are looked at."""
+    that changed are looked at.
+    ``published``: the (size, mtime_ns) of published files as found before (a file not
+    in it is looked at on disk)."""
     if cache is None:
         return {}
     if readers is not None and same_plan and not check_published:
@@ -186,7 +189,8 @@ def kept_outputs(
         for path in again:
             kept.pop(path, None)
         return kept
-    published = f"{destination}{os.sep}"
+    base = f"{destination}{os.sep}"
+    found = published or {}
     kept = {}
     for item in outputs:
         record = cache.outputs.get(item.out_path)
@@ -201,12 +205,15 @@ def kept_outputs(
         if not check_published:
             kept[item.out_path] = record
             continue
-        try:
-            stat = os.stat(f"{published}{item.out_path}")
-        except OSError:
-            continue
+        stamp = found.get(item.out_path)
+        if stamp is None:
+            try:
+                stat = os.stat(f"{base}{item.out_path}")
+            except OSError:
+                continue
+            stamp = (stat.st_size, stat.st_mtime_ns)
         # The published file is still the one this record describes.
-        if (stat.st_size, stat.st_mtime_ns) == (record.size, record.mtime_ns):
+        if stamp == (record.size, record.mtime_ns):
             kept[item.out_path] = record
     return kept
 
