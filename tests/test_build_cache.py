@@ -358,6 +358,21 @@ def test_a_published_file_changed_by_hand_beside_an_edit_is_written_again(built,
     assert_same_as_cold(site, out, tmp_path)
 
 
+def test_a_section_cascade_edited_renders_the_bodies_of_files_that_did_not_change(built, tmp_path):
+    """A body from the cache is taken without reading its file when the file did not
+    change, but a section's cascade changes its pages without changing their files."""
+    site, out = built
+    index = site / "content/posts/_index.md"
+    index.write_text("+++\ntitle = '記事一覧'\n[cascade]\n  summary = '最初の要約'\n+++\n")
+    run(site, out)
+    assert "最初の要約" in (out / "index.xml").read_text()
+    edit(index, "最初の要約", "二番目の要約")
+    report = run(site, out)
+    assert report.rendered_content == ARTICLES  # every article; the section's own is the same
+    assert "二番目の要約" in (out / "index.xml").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_a_page_that_falls_due_is_published_without_any_file_changing(built, tmp_path):
     site, out = built
     due = datetime.now(UTC) + timedelta(seconds=2)

@@ -168,7 +168,7 @@ class _Run:
     graph: Graph | None = None
     report: BuildReport | None = None
     run_context: context.RunContext | None = None
-    edited: set[str] | None = None  # on a kept graph, the keys of the pages whose file changed
+    edited: set[str] | None = None  # the keys of the pages whose file changed (None: unknown)
     graph_warnings: list[SourceError] | None = None  # those a run on the same graph gives
     fresh: BuildCache | None = None  # this run's index, filled as files are rendered
     view: GraphView | None = None
@@ -264,12 +264,28 @@ def _load(run: _Run) -> None:
     )
     run.fresh = BuildCache(run.changes.fingerprint, run.templates, graph.build_id)
     run.view = run.store.view_of(graph.site)
-    run.edited = {page_key(p) for p, _ in graph.edits} if graph.kept else None
+    run.edited = {page_key(p) for p, _ in graph.edits} if graph.kept else _files_changed(run)
     by_file = run.view.by_file
     run.report.changed_pages = [
         by_file[f].rel_permalink for f in sorted(run.changes.files) if f in by_file
     ]
     run.clock.lap("site graph")
+
+
+def _files_changed(run: _Run) -> set[str] | None:
+    """On a graph built anew, the keys of the pages whose file changed since the last run:
+    the others' cached bodies are of their file as it is. None (every page's source is
+    compared) without a last run, or when a section's ``_index`` file changed (its
+    cascade reaches pages whose file did not)."""
+    changes = run.changes
+    if changes.last is None or any(
+        os.path.basename(path).startswith("_index.") for path in changes.files
+    ):
+        return None
+    site = run.graph.site
+    return {
+        page_key(p) for p in site.pages if p.file is not None and p.file.filename in changes.files
+    }
 
 
 def _render_bodies(run: _Run) -> tuple[list[Page], list[SourceError]]:

@@ -52,9 +52,9 @@ def render_bodies(
     """Put every page's body on it; return how many were rendered, those left as they
     were for now (``may_wait``), and the errors.
 
-    ``edited``: on a kept graph, the pages whose file changed; the files of the others
-    are as the cache saw them (their body is not loaded: read from the file if the page
-    must be rendered again).
+    ``edited``: the pages whose file changed since the last run; the files of the others
+    are as the cache saw them (on a kept graph their body is not loaded: read from the
+    file if the page must be rendered again). None: every page's source is compared.
     ``stored``: the bodies on disk (``buildcache.stored_bodies``); None when all that the
     cache names are there (no other hand writes in the cache folder).
     ``may_wait(pages)``: of the pages whose body only reads what changed elsewhere in the
