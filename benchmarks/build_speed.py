@@ -124,30 +124,32 @@ def _pss(pid: int) -> int:
 
 def measure(command: list[str], cwd: Path | None = None, stdout=subprocess.DEVNULL) -> Run:
     """``stdout``: where the command's output goes (a file to read it from)."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    done = threading.Event()
+    # The errors go to a file: a pipe read only at the end would fill and stop a failing
+    # build that reports many.
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        started = time.perf_counter()
+        proc = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=errors)
+        peak = 0
+        done = threading.Event()
 
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            began = time.perf_counter()
-            peak = max(peak, _tree_pss(proc.pid))
-            # The kernel walks every mapped page to sum PSS: for a process of gigabytes
-            # that takes a core for a while, so sampling keeps to a tenth of one core.
-            done.wait(max(0.02, 10 * (time.perf_counter() - began)))
+        def sample() -> None:
+            nonlocal peak
+            while not done.is_set():
+                began = time.perf_counter()
+                peak = max(peak, _tree_pss(proc.pid))
+                # The kernel walks every mapped page to sum PSS: for a process of gigabytes
+                # that takes a core for a while, so sampling keeps to a tenth of one core.
+                done.wait(max(0.02, 10 * (time.perf_counter() - began)))
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - started
-    done.set()
-    sampler.join()
-    stderr = proc.stderr.read()
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(command)} failed:\n{stderr[-3000:]}")
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+        done.set()
+        sampler.join()
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            sys.exit(f"{' '.join(command)} failed:\n{errors.read()[-3000:]}")
     return Run(wall, usage.ru_utime + usage.ru_stime, peak / 2**20)
 
 
