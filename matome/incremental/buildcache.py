@@ -77,9 +77,9 @@ class ContentEntry:
     reads: dict  # (key, attr) -> the value read
     templates: frozenset
     blob: str = ""  # the file under content/ that holds ``fields``
-    comment_count: int = 0  # read by every list card: kept here, not in ``fields``
-    # The rendered fields but the HTML and the text (the summary, the counts), kept here
-    # too: a feed or a list reads them for every page, and ``blob`` holds a page's HTML.
+    # The rendered fields but the HTML and the text (the summary, the counts), and the
+    # comments the body quotes, kept here too: every list card and feed reads them for its
+    # pages, and ``blob`` holds a page's HTML.
     listed: dict = field(default_factory=dict)
 
 
@@ -491,7 +491,7 @@ def save(folder: Path, cache: BuildCache) -> None:
         cache.templates,
         cache.build_id,
         {
-            k: ContentEntry(e.source, None, e.reads, e.templates, e.blob, e.comment_count, e.listed)
+            k: ContentEntry(e.source, None, e.reads, e.templates, e.blob, e.listed)
             for k, e in cache.content.items()
         },
         cache.outputs,

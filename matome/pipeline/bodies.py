@@ -120,10 +120,9 @@ def render_pages(
             errors.append(result)
             continue
         page = site.pages[index]
-        fields, digests, count = result
+        fields, digests = result
         page.__dict__.update(fields)
-        page.__dict__["comment_count"] = count
-        entry = ContentEntry(source[0], None, {}, templates, source[1], count, fields)
+        entry = ContentEntry(source[0], None, {}, templates, source[1], fields)
         # The HTML and its text, the largest fields, stay in the cache file until the
         # page's own file is written, and are compared by their digests, made by the worker.
         defer_rendered(page, cached_fields_loader(page, entry, run), LARGE_FIELDS)
@@ -149,8 +148,7 @@ def reuse(page: Page, entry: ContentEntry, fresh: BuildCache, run: context.RunCo
         loader[0].content = run.content
     else:
         defer_rendered(page, cached_fields_loader(page, entry, run), LARGE_FIELDS)
-        page.__dict__.update(entry.listed)
-    page.__dict__["comment_count"] = entry.comment_count
+    page.__dict__.update(entry.listed)
     fresh.content[page_key(page)] = entry
 
 
@@ -251,6 +249,7 @@ def render_chunk(indices: list[int]) -> list[tuple]:
         for name, value in fields.items():
             if type(value) is str and len(value) > buildcache.LONG_VALUE:
                 digests[name] = buildcache.storable(value)
-        row = (fields, digests, page.comment_count)
+        fields["comment_count"] = page.comment_count  # read by every list card
+        row = (fields, digests)
         out.append((index, row, (source, blob), reads, templates, names.take()))
     return out
