@@ -18,9 +18,9 @@ import pytest
 
 from matome.build import build
 from matome.config import Flags, load_config
-from matome.content.loader import load_content
+from matome.content.loader import KnownFiles, load_content
 from matome.content.page import RENDERED_FIELDS, Page, defer_rendered, drop_content
-from matome.errors import BuildFailed
+from matome.errors import BuildFailed, SourceError
 from matome.graph.site import build_site
 from matome.images.thumbnails import PreparedImages
 from matome.incremental import buildcache, snapshot
@@ -755,3 +755,40 @@ def test_a_body_edit_that_adds_the_first_cjk_character_counts_words_anew(tmp_pat
     run(root, out)
     assert words() == "9"
     assert_same_as_cold(root, out, tmp_path)
+
+
+def test_a_graph_built_anew_takes_the_unchanged_files_as_the_last_load_made_them(built, tmp_path):
+    """An added article builds the graph again; the other files are not read again but
+    taken with their warnings, and a body that must be rendered again is read then."""
+    site, out = built
+    write(site / "content/posts/plain.md", "# 前書きのない記事\n\n本文。\n")
+    first = run(site, out)
+    warning = "content/posts/plain.md:1:1: no front matter"
+    assert any(str(w).startswith(warning) for w in first.warnings)
+    write(site / "content/posts/new/index.md", article(99, title="新着"))
+    # Every body is rendered again (a shortcode template is added), from its file.
+    write(site / "templates/shortcodes/matomeQuote.html", "<q>{{ shortcode.get('body') }}</q>")
+    report = run(site, out)
+    assert not report.graph_kept
+    assert report.cached_content == 0 and report.rendered_content == ARTICLES + 3
+    assert any(str(w).startswith(warning) for w in report.warnings)
+    assert "<q>コメント 7 の本文" in (out / "posts/a07/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_the_loader_takes_a_known_page_instead_of_reading_its_file(site):
+    config = load_config(site)
+    now = datetime.now(UTC)
+    first = KnownFiles({})
+    load_content(config, now, known=first)
+    path = str(site / "content/posts/a03/index.md")
+    page, warnings = first.made[path]
+    page.title = "既知"  # what the file does not say
+    said = SourceError("content/posts/a03/index.md", 1, 1, "as the last load warned", "warning")
+    known = KnownFiles({path: (page, [*warnings, said])})
+    loaded = load_content(config, now, known=known)
+    assert [p.title for p in loaded.pages if p.file.filename == path] == ["既知"]
+    assert said in loaded.warnings
+    assert known.made.keys() == first.made.keys()
+    assert known.made[path][0] is page
+    assert not known.pages  # each known page is taken once

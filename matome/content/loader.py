@@ -61,6 +61,16 @@ class LoadResult:
     next_change: datetime | None = None
 
 
+@dataclass
+class KnownFiles:
+    """What the last run made of the content files whose bytes are as they were then:
+    those files are not read again (a body is read when it must be rendered)."""
+
+    # file name -> the page as the loader made it, its body left out, and its warnings
+    pages: dict[str, tuple[Page, list[SourceError]]]
+    made: dict[str, tuple[Page, list[SourceError]]] = field(default_factory=dict)  # this run's
+
+
 def is_ignored(name: str) -> bool:
     return (
         name in _IGNORED_NAMES or name.startswith(".") or name.endswith("~") or name.startswith("#")
@@ -68,10 +78,15 @@ def is_ignored(name: str) -> bool:
 
 
 def load_content(
-    config: SiteConfig, now: datetime, on_page: Callable[[Page], None] | None = None
+    config: SiteConfig,
+    now: datetime,
+    on_page: Callable[[Page], None] | None = None,
+    known: KnownFiles | None = None,
 ) -> LoadResult:
     """Read every content file of the site (``<source>/content``, and each language's own
-    ``contentDir``); ``on_page`` is told of each page kept as soon as it is read."""
+    ``contentDir``); ``on_page`` is told of each page kept as soon as it is read. With
+    ``known``, the pages it holds are taken rather than read, and every page made is
+    put in its ``made``."""
     result = LoadResult(warnings=list(config.warnings))
     roots = [r for r in content_roots(config) if r.path.is_dir()]
     if not roots:
@@ -83,7 +98,7 @@ def load_content(
         result.errors.append(SourceError(where, 0, 0, f"{e}: use an IANA name such as Asia/Tokyo"))
         return result
     for root in roots:
-        _load_root(config, zone, now, root, result, on_page)
+        _load_root(config, zone, now, root, result, on_page, known)
     if any(root.mount for root in roots):
         result.pages = _first_of_each_path(result.pages)
     return result
@@ -109,6 +124,7 @@ def _load_root(
     content: ContentRoot,
     result: LoadResult,
     on_page: Callable[[Page], None] | None,
+    known: KnownFiles | None,
 ) -> None:
     root = content.path
     git: dict[str, GitInfo] = {}
@@ -150,8 +166,9 @@ def _load_root(
                 resources.remove(leaf)
             for leaf in leaves:
                 _load_file(
-                    config, zone, now, content, rel_dir, leaf, resources, result, on_page, git
-                )
+                    config, zone, now, content, rel_dir, leaf, resources, result, on_page, git,
+                    known,
+                )  # fmt: skip
             dirnames[:] = []  # everything below a leaf bundle belongs to it
             continue
         branch = any(_bundle_page(n, config) == "_index" for n in names)
@@ -163,8 +180,9 @@ def _load_root(
                     else []
                 )
                 _load_file(
-                    config, zone, now, content, rel_dir, name, resources, result, on_page, git
-                )
+                    config, zone, now, content, rel_dir, name, resources, result, on_page, git,
+                    known,
+                )  # fmt: skip
             elif not branch:
                 result.static_files.append((directory / name, _joined(rel_dir, name)))
 
@@ -257,6 +275,7 @@ def _load_file(
     result: LoadResult,
     on_page: Callable[[Page], None] | None = None,
     git: dict[str, GitInfo] | None = None,
+    known: KnownFiles | None = None,
 ) -> None:
     """Read ``rel_dir/name`` into ``result``; a page kept is also told to ``on_page``;
     ``git`` holds each file's last commit (``enableGitInfo``)."""
@@ -267,12 +286,16 @@ def _load_file(
     plain, lang = language_of(name, config)
     if lang in config.disabled_languages:
         return
+    taken = known.pages.pop(str(path), None) if known is not None else None
     try:
-        text = read_text(path, display)
-        fm = split_front_matter(text, display)
-        warnings: list[SourceError] = []
-        git_info = (git or {}).get(inside)
-        page = _make_page(config, zone, rel_dir, plain, path, fm, display, warnings, git_info)
+        if taken is not None:
+            page, warnings = taken
+        else:
+            text = read_text(path, display)
+            fm = split_front_matter(text, display)
+            warnings = []
+            git_info = (git or {}).get(inside)
+            page = _make_page(config, zone, rel_dir, plain, path, fm, display, warnings, git_info)
         result.warnings += warnings
     except SourceError as e:
         result.errors.append(e)
@@ -288,6 +311,8 @@ def _load_file(
         page.file.content_dir = content.label
         page.file.key = f"{content.label}:{rel}"
     page.resource_names = resources
+    if known is not None:
+        known.made[str(path)] = (page, warnings)
     for moment in (page.publish_date, page.expiry_date):
         if moment != ZERO_DATE and moment > now:
             result.next_change = min(moment, result.next_change or moment)

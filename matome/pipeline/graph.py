@@ -27,7 +27,7 @@ from ..incremental import snapshot
 from ..incremental.buildcache import BuildCache
 from ..incremental.snapshot import Snapshot
 from ..mounts import mount_prefixes, static_mounts
-from ..parallel import FORKS
+from ..parallel import FORKS, ForkedCall
 from ..render.environment import template_dirs, theme_dir
 from .changes import Changes, content_prefixes
 from .state import DiskStore
@@ -50,6 +50,7 @@ class Graph:
     next_change: object = None  # when a future page is due or a page expires
     early: EarlyThumbnails | None = None  # the thumbnail encoder started during the load
     loaded: LoadResult | None = None  # as the loader made it (``store.keeps_loaded``)
+    keeping_files: ForkedCall | None = None  # the child keeping the loaded pages
 
 
 def load_graph(
@@ -90,16 +91,18 @@ def load_graph(
         graph.next_change = changes.last.next_change
         return graph
     config = changes.config
-    early = None
+    early = keeping = None
     kept = reloaded(changes, store.loaded) if store.loaded is not None else None
     if kept is not None:
         loaded = pristine(kept)  # the graph changes what it is built from
     else:
         if FORKS:  # thumbnails are encoded on the core the load leaves idle
             early = children.enter_context(EarlyThumbnails(config, workers))
-        loaded = load_content(config, changes.now, early.page_read if early else None)
+        known = store.known_files(changes)
+        loaded = load_content(config, changes.now, early.page_read if early else None, known)
         if early:
             early.all_read()
+        keeping = store.keep_files(changes, known, children)
         kept = pristine(loaded) if store.keeps_loaded else None
     site = build_site(config, loaded, changes.now)
     return Graph(
@@ -111,6 +114,7 @@ def load_graph(
         next_change=loaded.next_change,
         early=early,
         loaded=kept,
+        keeping_files=keeping,
     )
 
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..incremental import buildcache, snapshot
+from ..content.loader import KnownFiles
+from ..incremental import buildcache, known_files, snapshot
 from ..incremental.buildcache import BuildCache, LastBuild, PairIndex
 from ..incremental.reads import GraphView
 from ..incremental.snapshot import Snapshot
-from ..parallel import ForkedCall
+from ..parallel import FORKS, ForkedCall
 from .context import RunContext
 
 
@@ -66,6 +67,26 @@ class DiskStore:
     def forget_last_build(self) -> None:
         """A run that changes the site makes the last one's record untrue until it succeeds."""
         buildcache.forget_last_build(self.folder)
+
+    def known_files(self, changes: Any) -> KnownFiles:
+        """The last load's pages whose file is as it was (none without a last run: every
+        page's source is then compared with its cached body's, which reads the body)."""
+        if changes.last is None:
+            return KnownFiles({})
+        git = changes.config.enable_git_info
+        args = changes.files, changes.stamps, changes.digests, git
+        return known_files.known_files(self.folder, changes.fingerprint, *args)
+
+    def keep_files(
+        self, changes: Any, known: KnownFiles, children: contextlib.ExitStack
+    ) -> ForkedCall | None:
+        """Keep the pages just loaded for the next load, in a child forked before the site
+        graph changes them (not with ``enableGitInfo``: see ``known_files``; nor where
+        nothing forks: the pages would lose their bodies); returns its call."""
+        if changes.config.enable_git_info or not FORKS:
+            return None
+        args = changes.fingerprint, known, changes.stamps, changes.digests
+        return children.enter_context(ForkedCall(known_files.keep_files, self.folder, *args))
 
     def save_cache(self, fresh: BuildCache, cache: BuildCache | None, kept: Set | None) -> None:
         """The index. ``kept``: on a kept graph, the files whose record is the last run's

@@ -1,0 +1,67 @@
+"""The pages the loader made, kept for the next run that builds its site graph anew.
+
+An article added or a tag renamed changes the graph: the next build loads the content
+and builds the graph again. Most files are as they were; their pages are taken from here
+instead of being read and parsed again. A page is kept with what it was made from: the
+file's digest (its stamp, when the run had no digests yet: a build without a last run
+hashes its inputs in a child). Bodies are not kept (the site's text would be stored
+twice): a page whose body must be rendered reads its file then (``read_body``).
+
+Not used when a section's ``_index`` file changed (a build then compares every page's
+source with its cached body's, which reads every body) or with ``enableGitInfo`` (a
+page's dates then come from Git as well as from its file).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..content.loader import KnownFiles
+from . import buildcache
+
+KNOWN_FILE = "pages.pickle"
+
+
+def known_files(
+    folder: Path,
+    print_: str,
+    files: set[str],
+    stamps: dict[str, tuple[int, int] | None],
+    digests: dict[str, bytes | None],
+    git: bool,
+) -> KnownFiles:
+    """The kept pages whose file is as it was when they were made; ``files``: the files
+    whose bytes changed since the last run."""
+    known = KnownFiles({})
+    if git or any(os.path.basename(path).startswith("_index.") for path in files):
+        return known
+    kept = buildcache.read_file(folder, KNOWN_FILE, print_)
+    if not isinstance(kept, dict):
+        return known
+    for filename, (digest, stamp, page, warnings) in kept.items():
+        same = (
+            digests.get(filename) == digest if digest is not None else stamps.get(filename) == stamp
+        )
+        if same:
+            known.pages[filename] = (page, warnings)
+    return known
+
+
+def keep_files(
+    folder: Path,
+    print_: str,
+    known: KnownFiles,
+    stamps: dict[str, tuple[int, int] | None],
+    digests: dict[str, bytes | None],
+) -> None:
+    """Keep the pages the loader made (in a child forked before the graph changes them:
+    their bodies are emptied here)."""
+    kept = {}
+    for filename, (page, warnings) in known.made.items():
+        digest = digests.get(filename)
+        if digest == buildcache.MOVING:
+            continue  # written while it was read: either version may be the page
+        page.body = None
+        kept[filename] = (digest, stamps.get(filename), page, warnings)
+    buildcache.write_file(folder, KNOWN_FILE, print_, kept)
