@@ -9,6 +9,7 @@ that the whole output is byte for byte what a build without the cache writes.
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -633,6 +634,35 @@ def test_body_edits_in_a_row_write_only_their_changes_to_the_cache(built, tmp_pa
     assert "二回目" in (out / "posts/a06/index.html").read_text()
     assert_same_as_cold(site, out, tmp_path)
     assert not (cache / "index-changes.pickle").exists()  # a whole index written: no changes
+
+
+def test_articles_added_and_removed_in_a_row_write_only_their_changes_to_the_cache(built, tmp_path):
+    """A graph built anew (an article added or removed) keeps the reads' numbers, and the
+    index is saved as what changed, as after body edits; the next build reads it back."""
+    site, out = built
+    # Notes in a section, tag and month of their own: an article added changes few files.
+    for n in range(200):
+        text = article(n).replace("2025-03-", "2024-01-").replace("2025/03", "2024/01")
+        text = text.replace(f"tags = ['tag{n % 5}', 'common']", "tags = ['memo']")
+        write(site / f"content/notes/n{n:03d}/index.md", text.replace("/old/", "/old-note/"))
+    run(site, out)
+    cache = site / ".matome-cache"
+    index = (cache / "index.pickle").read_bytes()
+    write(site / "content/posts/new/index.md", article(999, title="新着"))
+    assert not run(site, out).graph_kept
+    shutil.rmtree(site / "content/posts/a10")
+    run(site, out, clean=True)
+    write(site / "content/posts/a10/index.md", article(10, title="戻った記事"))
+    run(site, out)
+    assert (cache / "index.pickle").read_bytes() == index  # the changes are beside it
+    assert (cache / "index-changes.pickle").stat().st_size < len(index) // 4
+    edit(site / "content/posts/new/index.md", "コメント 999 の本文", "編集後")
+    report = run(site, out)
+    assert report.graph_kept and report.rendered_content == 1
+    assert len(list((cache / "content").iterdir())) == ARTICLES + 202  # and the section
+    assert "戻った記事" in (out / "posts/a10/index.html").read_text()
+    assert "編集後" in (out / "posts/new/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
 
 
 def test_a_body_edit_reaches_the_summaries_and_comment_counts_that_lists_show(built, tmp_path):

@@ -162,6 +162,10 @@ class IndexChanges:
     values: dict[int, Any] = field(default_factory=dict)  # the index file's pairs, by number
     pairs: list[tuple] = field(default_factory=list)
     added: list = field(default_factory=list)  # the values of ``pairs``
+    build_id: str = ""  # the graph's, when it was built anew since the index file
+    # Keys no longer kept (some may be of a change since, ``content`` puts them back).
+    gone_content: set[str] = field(default_factory=set)
+    gone_outputs: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -446,6 +450,11 @@ def load(folder: Path, print_: str) -> BuildCache | None:
     if not isinstance(changes, IndexChanges) or changes.base != cache.index_id:
         changes = IndexChanges(cache.index_id, len(cache.pairs), cache.templates)
     cache.templates = changes.templates
+    cache.build_id = changes.build_id or cache.build_id
+    for key in changes.gone_content:
+        cache.content.pop(key, None)
+    for path in changes.gone_outputs:
+        cache.outputs.pop(path, None)
     cache.content.update(changes.content)
     cache.outputs.update(changes.outputs)
     for i, value in changes.values.items():
@@ -517,28 +526,33 @@ def save_changes(folder: Path, cache: BuildCache, last: BuildCache) -> bool:
         return False
     content = {k: e for k, e in cache.content.items() if last.content.get(k) is not e}
     outputs = {p: r for p, r in cache.outputs.items() if last.outputs.get(p) is not r}
-    if cache.content.keys() != last.content.keys() or cache.outputs.keys() != last.outputs.keys():
-        return False  # the site's pages or files are others: the whole index
-    if len(changes.outputs) + len(outputs) > len(cache.outputs) // 4:
+    gone_content = last.content.keys() - cache.content.keys()
+    gone_outputs = last.outputs.keys() - cache.outputs.keys()
+    if len(changes.outputs) + len(outputs) + len(gone_outputs) > len(cache.outputs) // 4:
         return False
     size = changes.size
     values = dict(changes.values)
     now, before = cache.values, last.values
     values.update((i, now[i]) for i in compress(range(size), map(operator.is_not, now, before)))
+    if len(values) > size // 4:
+        return False  # a read's value that is equal is the same object: these changed
     kept = IndexChanges(
         changes.base,
         size,
         cache.templates,
-        {**changes.content, **content},
-        {**changes.outputs, **outputs},
+        {k: e for k, e in {**changes.content, **content}.items() if k not in gone_content},
+        {p: r for p, r in {**changes.outputs, **outputs}.items() if p not in gone_outputs},
         values,
         cache.pairs[size:],
         cache.values[size:],
+        cache.build_id,
+        changes.gone_content | gone_content,  # taken out before the entries are put in
+        changes.gone_outputs | gone_outputs,
     )
     _write(folder / CHANGES_FILE, cache.fingerprint, kept)
-    for key, entry in content.items():  # the bodies these entries replace
-        old = last.content.get(key)
-        if old is not None and old.blob and old.blob != entry.blob:
+    replaced = [(last.content[k], e.blob) for k, e in content.items() if k in last.content]
+    for old, blob in replaced + [(last.content[k], "") for k in gone_content]:
+        if old.blob and old.blob != blob:  # the body this entry replaces, or no entry keeps
             _blob(folder, old.blob).unlink(missing_ok=True)
     return True
 

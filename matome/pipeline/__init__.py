@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import os
 import shutil
@@ -461,8 +462,9 @@ def _keep_graph(
         keeping = store.save_graph(print_, kept_graph, run.children)
     elif outputs is not snap.outputs:
         snap.outputs = outputs  # a static file changed: planned again
-    numbers.finish(renumber=snap is None)
-    store.save_cache(run.fresh, run.cache, kept.keys() if snap is not None else None)
+    numbers.finish(renumber=False)
+    renumber = functools.partial(numbers.finish, renumber=True) if snap is None else None
+    store.save_cache(run.fresh, run.cache, kept.keys(), renumber)
     if keeping is not None:
         keeping.result()
     image_warnings = encoding.result() if encoding is not None else []

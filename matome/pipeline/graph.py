@@ -179,6 +179,9 @@ def kept_graph(
             continue
         if not (path.startswith(content) and path.endswith(CONTENT_EXTS)):
             return None
+        # A file added or removed is no edit of the graph's pages: the graph is not loaded.
+        if path not in last.digests or path not in changes.stamps:
+            return None
         edited.add(path)
     snap = store.graph(changes.fingerprint, last.build_id)
     if snap is None:

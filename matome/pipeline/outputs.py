@@ -123,7 +123,11 @@ def last_reads_now(
     for i in _related_numbers(cache.pairs, None):
         if same.unchanged(cache.values[i], current[i]):
             current[i] = cache.values[i]
-    return current, _changed_reads(cache.values, current)
+    changed = _changed_reads(cache.values, current)
+    values = list(cache.values)  # an equal value keeps its object: not a change to save
+    for i in changed:
+        values[i] = current[i]
+    return values, changed
 
 
 def _related_reads(

@@ -10,7 +10,7 @@ when it is idle, so the next ``matome serve`` starts warm.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,10 +88,20 @@ class DiskStore:
         args = changes.fingerprint, known, changes.stamps, changes.digests
         return children.enter_context(ForkedCall(known_files.keep_files, self.folder, *args))
 
-    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, kept: Set | None) -> None:
-        """The index. ``kept``: on a kept graph, the files whose record is the last run's
-        (the index is then saved as what changed since ``cache`` when that is small)."""
-        if kept is None or not buildcache.save_changes(self.folder, fresh, cache):
+    def save_cache(
+        self,
+        fresh: BuildCache,
+        cache: BuildCache | None,
+        kept: Set | None,
+        renumber: Callable[[], None] | None = None,
+    ) -> None:
+        """The index. ``kept``: the files whose record is the last run's (the index is
+        then saved as what changed since ``cache`` when that is small). ``renumber``, on a
+        graph built anew: leaves out the reads no file makes any more, before the whole
+        index is written."""
+        if cache is None or kept is None or not buildcache.save_changes(self.folder, fresh, cache):
+            if renumber is not None:
+                renumber()
             buildcache.save(self.folder, fresh)
 
     def save_graph(self, print_: str, snap: Snapshot, children: contextlib.ExitStack) -> Any:
@@ -152,9 +162,18 @@ class MemoryStore(DiskStore):
         self.last = None
         super().forget_last_build()
 
-    def save_cache(self, fresh: BuildCache, cache: BuildCache | None, kept: Set | None) -> None:
+    def save_cache(
+        self,
+        fresh: BuildCache,
+        cache: BuildCache | None,
+        kept: Set | None,
+        renumber: Callable[[], None] | None = None,
+    ) -> None:
         # On a kept graph the reads keep their numbers (``ReadNumbers.finish``): the index
         # of each read's files is brought up to date; otherwise it is made again when asked.
+        if renumber is not None:  # a graph built anew
+            renumber()
+            kept = None
         if kept is not None and cache is self.index and self.by_read is not None:
             old = cache.outputs
             for path in (old.keys() | fresh.outputs.keys()) - kept:
