@@ -665,6 +665,18 @@ def test_articles_added_and_removed_in_a_row_write_only_their_changes_to_the_cac
     assert_same_as_cold(site, out, tmp_path)
 
 
+def test_a_tag_renamed_on_one_article_reaches_both_terms(built, tmp_path):
+    """The terms that list other pages than before, or the renamed article, are read
+    again; the others' reads are taken as they were."""
+    site, out = built
+    edit(site / "content/posts/a05/index.md", "tags = ['tag0', 'common']", "tags = ['改名', 'common']")
+    report = run(site, out)
+    assert not report.graph_kept
+    assert "記事 5" in (out / "tags/改名/index.html").read_text()
+    assert "記事 5<" not in (out / "tags/tag0/index.html").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_a_body_edit_reaches_the_summaries_and_comment_counts_that_lists_show(built, tmp_path):
     site, out = built
     before = (out / "tags/tag0/index.html").read_text()

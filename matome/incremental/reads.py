@@ -280,8 +280,6 @@ _PAGE_SPECIAL = {
     "site": lambda p: SITE,
     "@pagers": lambda p: canon(p.pagers),
     "@count": lambda p: len(p.pages),  # a term's count: its pages' order does not matter
-    # Without the format being rendered, which the graph does not know: all of them.
-    "alternative_output_formats": lambda p: canon(p.output_formats),
     # What a menu entry is compared with: the site's menus, and where the page is.
     "is_menu_current": _menu_place,
     "has_menu_current": _menu_place,
@@ -350,6 +348,13 @@ class GraphView:
             rank = ranking.rank.get(page.index)
             keywords = ranking.keywords[rank] if rank is not None else ()
             return page.publish_date, tuple((k, self.related_members(k, ranking)) for k in keywords)
+        if attr == "output_formats" or attr == "alternative_output_formats":
+            # Without the format being rendered, which the graph does not know: all of
+            # them, made once for both reads.
+            found = self.memo.get(("@formats", id(page)))  # the graph keeps its pages alive
+            if found is None:
+                found = self.memo[("@formats", id(page))] = canon(page.output_formats)
+            return found
         special = _PAGE_SPECIAL.get(attr)
         try:
             return special(page) if special else canon(getattr(page, attr, MISSING))

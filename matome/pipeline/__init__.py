@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..config import Flags, SiteConfig, load_config
+from ..content.loader import CONTENT_EXTS
 from ..content.page import Page
 from ..errors import BuildFailed, SourceError
 from ..graph.site import Site
@@ -77,7 +78,7 @@ from ..search import (
 )
 from . import context
 from .bodies import render_bodies
-from .changes import Changes, detect_changes, nothing_changed
+from .changes import Changes, content_prefixes, detect_changes, nothing_changed
 from .graph import Graph, load_graph
 from .outputs import (
     ReadNumbers,
@@ -289,6 +290,14 @@ def _files_changed(run: _Run) -> set[str] | None:
     }
 
 
+def _only_pages_changed(run: _Run) -> set[str] | None:
+    """``run.edited`` when the only content files that changed are pages (no bundle's
+    resource, which its page's reads would show), else None."""
+    content = content_prefixes(run.config)
+    files = [path for path in run.changes.files if path.startswith(content)]
+    return run.edited if all(path.endswith(CONTENT_EXTS) for path in files) else None
+
+
 def _render_bodies(run: _Run) -> tuple[list[Page], list[SourceError]]:
     """Every page's body (``bodies.py``); returns those left for later, and the errors."""
     graph, report = run.graph, run.report
@@ -388,7 +397,7 @@ def _write_files(
     if cache:
         current, stale = last_reads_now(
             cache, run.view, fresh, snap is not None, patched, graph.reordered, index,
-            graph.reranked,
+            graph.reranked, _only_pages_changed(run),
         )  # fmt: skip
     same_plan = snap is not None and outputs is snap.outputs
     readers = store.readers() if same_plan else None

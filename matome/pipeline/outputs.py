@@ -44,6 +44,7 @@ _RELATED = functools.partial(operator.eq, "related")
 _KIND = operator.attrgetter("kind")
 _PAGE_KINDS = ("page", "sitemap", "robots", "404")
 _COUNTED = frozenset({*_PAGE_KINDS, "pager", "alias"})
+_TERM_PAGE = "term:"  # how the key of a term page without a content file begins (page_key)
 # Site reads that show no order of pages: a title edit, which changes no term, leaves them.
 _NO_PAGE_ORDER = frozenset({"taxonomies"})
 
@@ -57,6 +58,7 @@ def last_reads_now(
     reordered: bool = False,
     index: PairIndex | None = None,
     reranked: datetime | None = None,
+    edited: set[str] | None = None,
 ) -> tuple[list, set[int]]:
     """What each read of the last build's files returns now, in ``cache.pairs`` order,
     and the numbers of those whose value changed (a value that compares unequal to
@@ -68,7 +70,8 @@ def last_reads_now(
     whose related rank a title moved (``reranked``: the earliest date of those; an older
     page lists none of them) and the build date can read differently. ``index``: the
     reads by page and those equal to nothing, when kept (``MemoryStore``); else every read
-    is looked at."""
+    is looked at, but those of the terms ``same_terms`` finds as they were. ``edited``: on a
+    graph built anew, the pages whose file changed, when only page files did (else None)."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
     value, storable = view.value, buildcache.storable
@@ -110,9 +113,10 @@ def last_reads_now(
         if index is None:
             return current, _changed_reads(cache.values, current)
         return current, stale | index.volatile
+    same_keys = same_terms(cache, view, edited) if edited is not None else set()
     current = [  # each pair once: no memo (``current``) needed
         old
-        if pair[0] in reused and pair[1] in attrs
+        if pair[0] in reused and pair[1] in attrs or pair[0] in same_keys
         else known[pair]
         if pair in known
         else storable(value(pair))
@@ -128,6 +132,21 @@ def last_reads_now(
     for i in changed:
         values[i] = current[i]
     return values, changed
+
+
+def same_terms(cache: BuildCache, view: GraphView, edited: set[str]) -> set[str]:
+    """The term pages whose every read returns what it did: those that list the same pages
+    as before, none of them ``edited``. What a term page shows of itself (its title,
+    dates, pagers) comes from its pages' front matter, in their order; what it shows of
+    each page is that page's own reads."""
+    found = set()
+    for pair, old in zip(cache.pairs, cache.values, strict=True):
+        key, attr = pair
+        if attr != "pages" or not key.startswith(_TERM_PAGE) or key not in view.by_key:
+            continue
+        if old == view.value(pair) and edited.isdisjoint(old):
+            found.add(key)
+    return found
 
 
 def _related_reads(
