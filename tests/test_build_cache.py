@@ -669,7 +669,11 @@ def test_a_tag_renamed_on_one_article_reaches_both_terms(built, tmp_path):
     """The terms that list other pages than before, or the renamed article, are read
     again; the others' reads are taken as they were."""
     site, out = built
-    edit(site / "content/posts/a05/index.md", "tags = ['tag0', 'common']", "tags = ['改名', 'common']")
+    edit(
+        site / "content/posts/a05/index.md",
+        "tags = ['tag0', 'common']",
+        "tags = ['改名', 'common']",
+    )
     report = run(site, out)
     assert not report.graph_kept
     assert "記事 5" in (out / "tags/改名/index.html").read_text()

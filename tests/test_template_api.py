@@ -162,6 +162,13 @@ SITE = [
     ),
     ("site.home", "{{ site.Home.Permalink }}", "{{ site.home.permalink }}"),
     (
+        "break_continue",
+        "{{ range $i, $p := site.RegularPages }}{{ if eq $i 0 }}{{ continue }}{{ end }}"
+        "{{ if ge $i 2 }}{{ break }}{{ end }}{{ $p.Permalink }},{{ end }}",
+        "{% for p in site.regular_pages %}{% if loop.first %}{% continue %}{% endif %}"
+        "{% if loop.index0 >= 2 %}{% break %}{% endif %}{{ p.permalink }},{% endfor %}",
+    ),
+    (
         "site.build_date",
         '{{ now.Format "2006-01-02" }}',
         '{{ site.build_date | date_format("2006-01-02") }}',

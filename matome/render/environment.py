@@ -204,6 +204,7 @@ def make_environment(source: Path, strict: bool = False) -> jinja2.Environment:
         auto_reload=False,
         cache_size=-1,
         finalize=finalize,
+        extensions=["jinja2.ext.loopcontrols"],  # break and continue, as Go's range has
     )
     env.code_generator_class = FinalizeFirstCodeGenerator
     env.context_class = QuickCallContext
