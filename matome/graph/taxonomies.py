@@ -67,6 +67,8 @@ def make_taxonomies(
     taxonomy_pages: dict[str, Page] = {}
     term_pages: dict[str, list[Page]] = {}
     lang = config.language.code
+    # Each page's place in the default order, worked out once for the lists of every term.
+    place = {id(page): i for i, page in enumerate(sort_pages(pages, lang))}
     for plural in dict.fromkeys(config.taxonomies.values()):
         by_key: dict[str, Page] = {}
         for page in pages:
@@ -97,7 +99,7 @@ def make_taxonomies(
         own = {key: list(term_page.regular_pages) for key, term_page in by_key.items()}
         parents = _nest(by_key, own)
         for term_page in by_key.values():
-            term_page.regular_pages = sort_pages(term_page.regular_pages, lang)
+            term_page.regular_pages = sorted(term_page.regular_pages, key=lambda p: place[id(p)])
             term_page.pages = term_page.regular_pages
             term_page.parent = parents.get(term_page.term_key, tax_page)
             take_dates(term_page, term_page.pages, now)
