@@ -7,6 +7,11 @@ file's digest (its stamp, when the run had no digests yet: a build without a las
 hashes its inputs in a child). Bodies are not kept (the site's text would be stored
 twice): a page whose body must be rendered reads its file then (``read_body``).
 
+Each page is kept pickled on its own, so a page taken is kept again as the bytes it came
+from: a run pickles only the pages it read. It does so in the build's own process, before
+the graph changes them; a child forked for it cost more (every page the graph then
+changed was copied by the kernel for it).
+
 Not used when a section's ``_index`` file changed (a build then compares every page's
 source with its cached body's, which reads every body) or with ``enableGitInfo`` (a
 page's dates then come from Git as well as from its file).
@@ -14,7 +19,9 @@ page's dates then come from Git as well as from its file).
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 from pathlib import Path
 
 from ..content.loader import KnownFiles
@@ -39,12 +46,18 @@ def known_files(
     kept = buildcache.read_file(folder, KNOWN_FILE, print_)
     if not isinstance(kept, dict):
         return known
-    for filename, (digest, stamp, page, warnings) in kept.items():
+    for filename, (digest, stamp, pickled) in kept.items():
         same = (
             digests.get(filename) == digest if digest is not None else stamps.get(filename) == stamp
         )
-        if same:
-            known.pages[filename] = (page, warnings)
+        if not same:
+            continue
+        try:
+            page, warnings = pickle.loads(pickled)
+        except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+            continue  # cut short: the file is read
+        entry = known.pages[filename] = (page, warnings)
+        known.stored[filename] = (entry, pickled)
     return known
 
 
@@ -55,13 +68,19 @@ def keep_files(
     stamps: dict[str, tuple[int, int] | None],
     digests: dict[str, bytes | None],
 ) -> None:
-    """Keep the pages the loader made (in a child forked before the graph changes them:
-    their bodies are emptied here)."""
+    """Keep the pages the loader made, before the site graph changes them."""
     kept = {}
-    for filename, (page, warnings) in known.made.items():
+    for filename, made in known.made.items():
         digest = digests.get(filename)
         if digest == buildcache.MOVING:
             continue  # written while it was read: either version may be the page
-        page.body = None
-        kept[filename] = (digest, stamps.get(filename), page, warnings)
+        stored = known.stored.get(filename)
+        if stored is not None and stored[0] is made:
+            pickled = stored[1]
+        else:
+            page, warnings = made
+            bare = copy.copy(page)
+            bare.body = None
+            pickled = pickle.dumps((bare, warnings), protocol=pickle.HIGHEST_PROTOCOL)
+        kept[filename] = (digest, stamps.get(filename), pickled)
     buildcache.write_file(folder, KNOWN_FILE, print_, kept)

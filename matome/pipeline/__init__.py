@@ -564,8 +564,6 @@ def _keep_state(run: _Run, done: _Files, started: float) -> None:
         before = store.planned if store.planned is not None else set(changes.last.files)
         report.removed = _remove(destination, before - planned)
     store.keep_run(run.run_context, done.graph, graph.loaded, planned)
-    if graph.keeping_files is not None:
-        graph.keeping_files.result()
     count_outputs(report, done.delivered)
     report.unchanged += len(done.kept)
     report.seconds = time.perf_counter() - started

@@ -27,7 +27,7 @@ from ..incremental import snapshot
 from ..incremental.buildcache import BuildCache
 from ..incremental.snapshot import Snapshot
 from ..mounts import mount_prefixes, static_mounts
-from ..parallel import FORKS, ForkedCall
+from ..parallel import FORKS
 from ..render.environment import template_dirs, theme_dir
 from .changes import Changes, content_prefixes
 from .state import DiskStore
@@ -50,7 +50,6 @@ class Graph:
     next_change: object = None  # when a future page is due or a page expires
     early: EarlyThumbnails | None = None  # the thumbnail encoder started during the load
     loaded: LoadResult | None = None  # as the loader made it (``store.keeps_loaded``)
-    keeping_files: ForkedCall | None = None  # the child keeping the loaded pages
 
 
 def load_graph(
@@ -91,7 +90,7 @@ def load_graph(
         graph.next_change = changes.last.next_change
         return graph
     config = changes.config
-    early = keeping = None
+    early = None
     kept = reloaded(changes, store.loaded) if store.loaded is not None else None
     if kept is not None:
         loaded = pristine(kept)  # the graph changes what it is built from
@@ -102,7 +101,7 @@ def load_graph(
         loaded = load_content(config, changes.now, early.page_read if early else None, known)
         if early:
             early.all_read()
-        keeping = store.keep_files(changes, known, children)
+        store.keep_files(changes, known)
         kept = pristine(loaded) if store.keeps_loaded else None
     site = build_site(config, loaded, changes.now)
     return Graph(
@@ -114,7 +113,6 @@ def load_graph(
         next_change=loaded.next_change,
         early=early,
         loaded=kept,
-        keeping_files=keeping,
     )
 
 

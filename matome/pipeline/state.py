@@ -20,7 +20,7 @@ from ..incremental import buildcache, known_files, snapshot
 from ..incremental.buildcache import BuildCache, LastBuild, PairIndex
 from ..incremental.reads import GraphView
 from ..incremental.snapshot import Snapshot
-from ..parallel import FORKS, ForkedCall
+from ..parallel import ForkedCall
 from .context import RunContext
 
 
@@ -77,16 +77,12 @@ class DiskStore:
         args = changes.files, changes.stamps, changes.digests, git
         return known_files.known_files(self.folder, changes.fingerprint, *args)
 
-    def keep_files(
-        self, changes: Any, known: KnownFiles, children: contextlib.ExitStack
-    ) -> ForkedCall | None:
-        """Keep the pages just loaded for the next load, in a child forked before the site
-        graph changes them (not with ``enableGitInfo``: see ``known_files``; nor where
-        nothing forks: the pages would lose their bodies); returns its call."""
-        if changes.config.enable_git_info or not FORKS:
-            return None
-        args = changes.fingerprint, known, changes.stamps, changes.digests
-        return children.enter_context(ForkedCall(known_files.keep_files, self.folder, *args))
+    def keep_files(self, changes: Any, known: KnownFiles) -> None:
+        """Keep the pages just loaded for the next load, before the site graph changes
+        them (not with ``enableGitInfo``: see ``known_files``)."""
+        if not changes.config.enable_git_info:
+            args = changes.fingerprint, known, changes.stamps, changes.digests
+            known_files.keep_files(self.folder, *args)
 
     def save_cache(
         self,
