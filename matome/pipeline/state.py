@@ -85,17 +85,12 @@ class DiskStore:
             known_files.keep_files(self.folder, *args)
 
     def save_cache(
-        self,
-        fresh: BuildCache,
-        cache: BuildCache | None,
-        kept: Set | None,
-        renumber: Callable[[], None] | None = None,
+        self, fresh: BuildCache, cache: BuildCache | None, kept: Set, renumber: Callable | None
     ) -> None:
-        """The index. ``kept``: the files whose record is the last run's (the index is
-        then saved as what changed since ``cache`` when that is small). ``renumber``, on a
-        graph built anew: leaves out the reads no file makes any more, before the whole
-        index is written."""
-        if cache is None or kept is None or not buildcache.save_changes(self.folder, fresh, cache):
+        """The index, as what changed since ``cache`` when that is small; ``kept``: the
+        files whose record is the last run's. ``renumber``, on a graph built anew: leaves
+        out the reads no file makes any more, before the whole index is written."""
+        if cache is None or not buildcache.save_changes(self.folder, fresh, cache):
             if renumber is not None:
                 renumber()
             buildcache.save(self.folder, fresh)
@@ -159,18 +154,13 @@ class MemoryStore(DiskStore):
         super().forget_last_build()
 
     def save_cache(
-        self,
-        fresh: BuildCache,
-        cache: BuildCache | None,
-        kept: Set | None,
-        renumber: Callable[[], None] | None = None,
+        self, fresh: BuildCache, cache: BuildCache | None, kept: Set, renumber: Callable | None
     ) -> None:
         # On a kept graph the reads keep their numbers (``ReadNumbers.finish``): the index
         # of each read's files is brought up to date; otherwise it is made again when asked.
         if renumber is not None:  # a graph built anew
             renumber()
-            kept = None
-        if kept is not None and cache is self.index and self.by_read is not None:
+        if renumber is None and cache is self.index and self.by_read is not None:
             old = cache.outputs
             for path in (old.keys() | fresh.outputs.keys()) - kept:
                 if old.get(path) is not fresh.outputs.get(path):
