@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote
 
 from ..config import SiteConfig, permalink_pattern
@@ -70,7 +69,7 @@ class KnownFiles:
     # file name -> the page as the loader made it, its body left out, and its warnings
     pages: dict[str, tuple[Page, list[SourceError]]]
     made: dict[str, tuple[Page, list[SourceError]]] = field(default_factory=dict)  # this run's
-    stored: dict[str, Any] = field(default_factory=dict)  # their kept form (known_files.py)
+    stored: dict[str, bytes] = field(default_factory=dict)  # ``pages`` as kept (known_files.py)
 
 
 def is_ignored(name: str) -> bool:
@@ -314,7 +313,7 @@ def _load_file(
         page.file.key = f"{content.label}:{rel}"
     page.resource_names = resources
     if known is not None:
-        known.made[str(path)] = taken or (page, warnings)
+        known.made[str(path)] = (page, warnings)
     for moment in (page.publish_date, page.expiry_date):
         if moment != ZERO_DATE and moment > now:
             result.next_change = min(moment, result.next_change or moment)

@@ -13,14 +13,13 @@ the graph changes them; a child forked for it cost more (every page the graph th
 changed was copied by the kernel for it).
 
 Not used when a section's ``_index`` file changed (a build then compares every page's
-source with its cached body's, which reads every body) or with ``enableGitInfo`` (a
-page's dates then come from Git as well as from its file).
+source with its cached body's, which reads every body: ``Changes.only_own_files``) or
+with ``enableGitInfo`` (a page's dates then come from Git as well as from its file).
 """
 
 from __future__ import annotations
 
 import copy
-import os
 import pickle
 from pathlib import Path
 
@@ -33,16 +32,11 @@ KNOWN_FILE = "pages.pickle"
 def known_files(
     folder: Path,
     print_: str,
-    files: set[str],
     stamps: dict[str, tuple[int, int] | None],
     digests: dict[str, bytes | None],
-    git: bool,
 ) -> KnownFiles:
-    """The kept pages whose file is as it was when they were made; ``files``: the files
-    whose bytes changed since the last run."""
+    """The kept pages whose file is as it was when they were made."""
     known = KnownFiles({})
-    if git or any(os.path.basename(path).startswith("_index.") for path in files):
-        return known
     kept = buildcache.read_file(folder, KNOWN_FILE, print_)
     if not isinstance(kept, dict):
         return known
@@ -56,8 +50,8 @@ def known_files(
             page, warnings = pickle.loads(pickled)
         except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
             continue  # cut short: the file is read
-        entry = known.pages[filename] = (page, warnings)
-        known.stored[filename] = (entry, pickled)
+        known.pages[filename] = (page, warnings)
+        known.stored[filename] = pickled
     return known
 
 
@@ -74,10 +68,8 @@ def keep_files(
         digest = digests.get(filename)
         if digest == buildcache.MOVING:
             continue  # written while it was read: either version may be the page
-        stored = known.stored.get(filename)
-        if stored is not None and stored[0] is made:
-            pickled = stored[1]
-        else:
+        pickled = known.stored.get(filename)  # a page taken: the loader read no file
+        if pickled is None:
             page, warnings = made
             bare = copy.copy(page)
             bare.body = None

@@ -280,9 +280,7 @@ def _files_changed(run: _Run) -> set[str] | None:
     compared) without a last run, or when a section's ``_index`` file changed (its
     cascade reaches pages whose file did not)."""
     changes = run.changes
-    if changes.last is None or any(
-        os.path.basename(path).startswith("_index.") for path in changes.files
-    ):
+    if not changes.only_own_files:
         return None
     site = run.graph.site
     return {

@@ -46,6 +46,15 @@ class Changes:
         old, new = self.last.digests, self.digests
         return {p for p in old.keys() | new.keys() if old.get(p) != new.get(p)}
 
+    @functools.cached_property
+    def only_own_files(self) -> bool:
+        """Whether a page whose file did not change since the last run is made as it was
+        then: there is a last run, and no section's ``_index`` file changed (its cascade
+        reaches pages whose file did not)."""
+        return self.last is not None and not any(
+            os.path.basename(path).startswith("_index.") for path in self.files
+        )
+
     def final_digests(self) -> dict[str, bytes | None]:
         return self.hashing.result() if self.hashing is not None else self.digests
 

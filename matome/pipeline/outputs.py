@@ -41,6 +41,7 @@ from .report import BuildReport
 _KEY = operator.itemgetter(0)
 _ATTR = operator.itemgetter(1)
 _RELATED = functools.partial(operator.eq, "related")
+_PAGES = functools.partial(operator.eq, "pages")
 _KIND = operator.attrgetter("kind")
 _PAGE_KINDS = ("page", "sitemap", "robots", "404")
 _COUNTED = frozenset({*_PAGE_KINDS, "pager", "alias"})
@@ -139,12 +140,13 @@ def same_terms(cache: BuildCache, view: GraphView, edited: set[str]) -> set[str]
     as before, none of them ``edited``. What a term page shows of itself (its title,
     dates, pagers) comes from its pages' front matter, in their order; what it shows of
     each page is that page's own reads."""
+    pairs, values = cache.pairs, cache.values
     found = set()
-    for pair, old in zip(cache.pairs, cache.values, strict=True):
-        key, attr = pair
-        if attr != "pages" or not key.startswith(_TERM_PAGE) or key not in view.by_key:
+    for i in compress(range(len(pairs)), map(_PAGES, map(_ATTR, pairs))):  # in C: reads are many
+        key = pairs[i][0]
+        if not key.startswith(_TERM_PAGE) or key not in view.by_key:
             continue
-        if old == view.value(pair) and edited.isdisjoint(old):
+        if values[i] == view.value(pairs[i]) and edited.isdisjoint(values[i]):
             found.add(key)
     return found
 

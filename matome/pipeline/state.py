@@ -69,13 +69,13 @@ class DiskStore:
         buildcache.forget_last_build(self.folder)
 
     def known_files(self, changes: Any) -> KnownFiles:
-        """The last load's pages whose file is as it was (none without a last run: every
-        page's source is then compared with its cached body's, which reads the body)."""
-        if changes.last is None:
+        """The last load's pages whose file is as it was; none unless ``only_own_files``
+        (every page's source is then compared with its cached body's, which reads the
+        body) or with ``enableGitInfo`` (see ``known_files``)."""
+        if not changes.only_own_files or changes.config.enable_git_info:
             return KnownFiles({})
-        git = changes.config.enable_git_info
-        args = changes.files, changes.stamps, changes.digests, git
-        return known_files.known_files(self.folder, changes.fingerprint, *args)
+        args = changes.fingerprint, changes.stamps, changes.digests
+        return known_files.known_files(self.folder, *args)
 
     def keep_files(self, changes: Any, known: KnownFiles) -> None:
         """Keep the pages just loaded for the next load, before the site graph changes
@@ -87,9 +87,10 @@ class DiskStore:
     def save_cache(
         self, fresh: BuildCache, cache: BuildCache | None, kept: Set, renumber: Callable | None
     ) -> None:
-        """The index, as what changed since ``cache`` when that is small; ``kept``: the
-        files whose record is the last run's. ``renumber``, on a graph built anew: leaves
-        out the reads no file makes any more, before the whole index is written."""
+        """The index, as what changed since ``cache`` when that is small. ``kept``: the
+        files whose record is the last run's (``MemoryStore`` keeps its index of each
+        read's files by them). ``renumber``, on a graph built anew: leaves out the reads
+        no file makes any more, before the whole index is written."""
         if cache is None or not buildcache.save_changes(self.folder, fresh, cache):
             if renumber is not None:
                 renumber()
