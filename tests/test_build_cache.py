@@ -331,7 +331,7 @@ def test_a_newer_article_renders_no_older_article_again(built, tmp_path, monkeyp
     newer = article(99, title="新着").replace("2025-03-16T", "2025-04-16T")
     write(site / "content/posts/new/index.md", newer)
     report = run(site, out, jobs=1)  # rendered here, where the list above is
-    assert not report.graph_kept
+    assert report.graph_kept  # the article put into it
     assert "posts/new/index.html" in rendered
     # Only the newest of them, whose link to the next newer article changes.
     assert [p for p in rendered if p.startswith("posts/a")] == ["posts/a27/index.html"]
@@ -637,8 +637,9 @@ def test_body_edits_in_a_row_write_only_their_changes_to_the_cache(built, tmp_pa
 
 
 def test_articles_added_and_removed_in_a_row_write_only_their_changes_to_the_cache(built, tmp_path):
-    """A graph built anew (an article added or removed) keeps the reads' numbers, and the
-    index is saved as what changed, as after body edits; the next build reads it back."""
+    """An article added (put into the kept graph) or removed (the graph built anew) keeps
+    the reads' numbers, and the index is saved as what changed, as after body edits; the
+    next build reads it back."""
     site, out = built
     # Notes in a section, tag and month of their own: an article added changes few files.
     for n in range(200):
@@ -649,7 +650,7 @@ def test_articles_added_and_removed_in_a_row_write_only_their_changes_to_the_cac
     cache = site / ".matome-cache"
     index = (cache / "index.pickle").read_bytes()
     write(site / "content/posts/new/index.md", article(999, title="新着"))
-    assert not run(site, out).graph_kept
+    assert run(site, out).graph_kept
     shutil.rmtree(site / "content/posts/a10")
     run(site, out, clean=True)
     write(site / "content/posts/a10/index.md", article(10, title="戻った記事"))
@@ -804,8 +805,9 @@ def test_a_body_edit_that_adds_the_first_cjk_character_counts_words_anew(tmp_pat
 
 
 def test_a_graph_built_anew_takes_the_unchanged_files_as_the_last_load_made_them(built, tmp_path):
-    """An added article builds the graph again; the other files are not read again but
-    taken with their warnings, and a body that must be rendered again is read then."""
+    """An added article with a template added (no body is as the cache has it) builds the
+    graph again; the other files are not read again but taken with their warnings, and a
+    body that must be rendered again is read then."""
     site, out = built
     write(site / "content/posts/plain.md", "# 前書きのない記事\n\n本文。\n")
     first = run(site, out)
@@ -838,3 +840,70 @@ def test_the_loader_takes_a_known_page_instead_of_reading_its_file(site):
     assert known.made.keys() == first.made.keys()
     assert known.made[path][0] is page
     assert not known.pages  # each known page is taken once
+
+
+def dated(n: int, when: str, title: str, tags: str = "'common'") -> str:
+    """Article ``n`` dated ``when`` (2025-03-DD), with these tags."""
+    text = article(n, title=title).replace(f"tags = ['tag{n % 5}', 'common']", f"tags = [{tags}]")
+    return text.replace(f"2025-03-{n % 28 + 1:02d}T10:00:00", f"{when}T09:30:00", 1)
+
+
+def test_added_articles_are_put_into_the_kept_graph_where_a_cold_build_places_them(built, tmp_path):
+    """The newest, the oldest and one between others (on the date of another, so that its
+    title places it): each is put into the graph the last build kept, takes its place in
+    the lists, feeds, pagers and neighbours, and moves its terms among theirs."""
+    site, out = built
+    cases = [
+        ("newest", "2025-04-02", "'tag3', 'common'"),
+        ("oldest", "2025-02-01", "'tag1'"),
+        ("between", "2025-03-05", "'tag2', 'common', 'tag4'"),
+    ]
+    for n, (name, when, tags) in enumerate(cases, 100):
+        write(site / f"content/posts/{name}/index.md", dated(n, when, f"追加 {name}", tags))
+        report = run(site, out)
+        assert report.graph_kept, name
+        assert report.rendered_content == 1
+        assert f"追加 {name}" in (out / "index.xml").read_text()
+        assert_same_as_cold(site, out, tmp_path)
+        shutil.rmtree(tmp_path / "cold")
+    assert "追加 newest" in (out / "index.html").read_text()
+    assert "追加 oldest" in (out / "page/5/index.html").read_text()
+
+
+def test_an_added_article_that_changes_more_than_lists_builds_the_graph_anew(built, tmp_path):
+    """A new term, a new section, a menu entry, a page listed nowhere by a cascade, a page
+    file inside another page's bundle (a resource of it): the graph is built anew."""
+    site, out = built
+    cascade = (
+        "[[cascade]]\n[cascade.build]\nlist = 'never'\n[cascade.target]\npath = '/posts/hidden'\n"
+    )
+    write(site / "content/posts/_index.md", f"+++\ntitle = '記事一覧'\n{cascade}+++\n")
+    run(site, out)
+    cases = {
+        "content/posts/newtag/index.md": dated(101, "2025-03-10", "新しいタグ", "'brand-new'"),
+        "content/notes/first/index.md": dated(102, "2025-03-11", "新しいセクション"),
+        "content/posts/menu/index.md": dated(103, "2025-03-12", "メニュー").replace(
+            "+++\n>", "menu = 'main'\n+++\n>"
+        ),
+        "content/posts/hidden/index.md": dated(104, "2025-03-13", "一覧にない"),
+        "content/posts/a03/extra.md": dated(105, "2025-03-14", "束の中"),
+    }
+    for path, text in cases.items():
+        write(site / path, text)
+        report = run(site, out)
+        assert not report.graph_kept, path
+        assert_same_as_cold(site, out, tmp_path)
+        shutil.rmtree(tmp_path / "cold")
+    assert "新しいタグ" in (out / "tags/brand-new/index.html").read_text()
+    assert "一覧にない" not in (out / "posts/index.html").read_text()
+    assert (out / "posts/a03/extra.md").is_file()
+
+
+def test_an_added_bundle_brings_its_files_into_the_kept_graph(built, tmp_path):
+    site, out = built
+    write(site / "content/posts/withfile/index.md", dated(106, "2025-03-20", "添付つき"))
+    write(site / "content/posts/withfile/data/notes.txt", "添付の本文")
+    report = run(site, out)
+    assert report.graph_kept
+    assert (out / "posts/withfile/data/notes.txt").read_text() == "添付の本文"
+    assert_same_as_cold(site, out, tmp_path)

@@ -600,3 +600,31 @@ def reload_page(config: SiteConfig, page: Page, now: datetime) -> LoadResult:
     resources = list(page.resource_names)
     _load_file(config, zone, now, root, rel_dir, name, resources, result, None, git)
     return result
+
+
+def load_added_file(config: SiteConfig, filename: str, now: datetime) -> LoadResult | None:
+    """A content file new since the last load, read as ``load_content`` reads it (a leaf
+    bundle's page with the files of its folder). None when its place changes what other
+    files are: the page of a branch bundle, a file in a leaf bundle (its resource), or a
+    file of a mounted or ignored folder."""
+    path = Path(filename)
+    roots = content_roots(config)
+    root = next((r for r in roots if path.is_relative_to(r.path)), None)
+    if root is None or any(r.mount for r in roots):
+        return None
+    inside = path.relative_to(root.path).as_posix()
+    folder, _, name = inside.rpartition("/")
+    if any(is_ignored(part) for part in inside.split("/")) or _stem(name) == "_index":
+        return None
+    leaf = _bundle_page(name, config) == "index"
+    above = path.parent.parent if leaf else path.parent
+    while above != root.path.parent:
+        if any(_bundle_page(n, config) == "index" for n in os.listdir(above)):
+            return None  # inside a leaf bundle
+        above = above.parent
+    resources = [r for r in _walk_files(path.parent) if r != name] if leaf else []
+    if path.is_symlink() or any(r.endswith(CONTENT_EXTS) for r in resources):
+        return None  # pages of the folder before, its resources now
+    result = LoadResult()
+    _load_file(config, site_zone(config.time_zone), now, root, folder, name, resources, result)
+    return result

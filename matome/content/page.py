@@ -281,6 +281,7 @@ class Page:
     term: str = ""  # display name, for term pages
     term_key: str = ""  # urlized term
     page_terms: dict[str, list[Term]] = field(default_factory=dict)
+    dates_taken: bool = False  # a list page's dates are its pages' newest (``take_dates``)
     prev: Page | None = None  # the next older page (Hugo's .Prev)
     next: Page | None = None
     prev_in_section: Page | None = None

@@ -267,6 +267,7 @@ def take_dates(node: Page, pages: list[Page], now: datetime) -> None:
     from Git) keeps all of them as they are."""
     if any(d != ZERO_DATE for d in (node.date, node.lastmod, node.publish_date, node.expiry_date)):
         return
+    node.dates_taken = True
     node.date = max((p.date for p in pages), default=ZERO_DATE)
     node.publish_date = newest_published(pages, now)
     node.lastmod = max((p.lastmod for p in pages), default=ZERO_DATE)

@@ -129,7 +129,7 @@ class Site:
         return related_pages(self, page, limit)
 
 
-def _is_ugly(page: Page, setting: bool | dict) -> bool:
+def is_ugly(page: Page, setting: bool | dict) -> bool:
     if isinstance(setting, dict):
         return any(str(k).lower() == page.section.lower() and v is True for k, v in setting.items())
     return setting is True and page.kind != "404"
@@ -245,7 +245,7 @@ def build_language_site(
             page.outputs, page.aliases = [], []  # no file (and no redirect to it)
         if "rss" in disabled:
             page.outputs = [f for f in page.outputs if f != "rss"]
-        if _is_ugly(page, config.ugly_urls):
+        if is_ugly(page, config.ugly_urls):
             make_ugly(page, config)
         if page.render == "never":
             page.rel_permalink = page.permalink = ""

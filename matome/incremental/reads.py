@@ -286,6 +286,18 @@ _PAGE_SPECIAL = {
 }
 
 
+# Reads of a regular page that only its own file and the configuration decide: on a graph
+# built anew, a page whose file did not change returns what it did (``own_pages``).
+OWN_ATTRIBUTES = frozenset(
+    {
+        *("title", "description", "kind", "section", "type", "layout", "taxonomy", "params"),
+        *("permalink", "rel_permalink", "outputs", "alternative_output_formats"),
+        *("date", "lastmod", "lastmod_or_date", "has_date", "list_mode"),
+        *("is_home", "is_page", "@pagers"),
+    }
+)
+
+
 class GraphView:
     """Evaluates logged reads against one site graph (memoized until ``forget``)."""
 

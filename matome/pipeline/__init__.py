@@ -186,6 +186,7 @@ class _Files:
     kept: dict  # out_path -> the last run's record, for files that came out the same
     graph: Snapshot | None  # the graph this run kept, when it built a new one
     thumbnails: bool  # whether the thumbnails are published (the templates show some)
+    keeping: ForkedCall | None  # the child keeping that graph, waited for last
 
 
 def _run(
@@ -266,7 +267,10 @@ def _load(run: _Run) -> None:
     )
     run.fresh = BuildCache(run.changes.fingerprint, run.templates, graph.build_id)
     run.view = run.store.view_of(graph.site)
-    run.edited = {page_key(p) for p, _ in graph.edits} if graph.kept else _files_changed(run)
+    if graph.kept is not None:
+        run.edited = {page_key(p) for p in [*(p for p, _ in graph.edits), *graph.inserted]}
+    else:
+        run.edited = _files_changed(run)
     by_file = run.view.by_file
     run.report.changed_pages = [
         by_file[f].rel_permalink for f in sorted(run.changes.files) if f in by_file
@@ -290,7 +294,10 @@ def _files_changed(run: _Run) -> set[str] | None:
 
 def _only_pages_changed(run: _Run) -> set[str] | None:
     """``run.edited`` when the only content files that changed are pages (no bundle's
-    resource, which its page's reads would show), else None."""
+    resource, which its page's reads would show), else None; None with ``enableGitInfo``
+    too (a page's dates come from Git as well as from its file)."""
+    if run.config.enable_git_info:
+        return None
     content = content_prefixes(run.config)
     files = [path for path in run.changes.files if path.startswith(content)]
     return run.edited if all(path.endswith(CONTENT_EXTS) for path in files) else None
@@ -390,6 +397,8 @@ def _write_files(
     graph, cache, store, report, fresh = run.graph, run.cache, run.store, run.report, run.fresh
     snap, site = graph.kept, graph.site
     patched = frozenset(page_key(p) for p in graph.patched)
+    if graph.inserted:  # a lookup may find a page put in
+        patched |= frozenset(run.view.lookups)
     index = store.pair_ids() if snap is not None and cache is not None else None
     current, stale = [], set()
     if cache:
@@ -442,28 +451,30 @@ def _write_files(
         raise BuildFailed(_sorted_errors(errors))
     later += resources
     delivered = delivered + resources
-    kept_graph = _keep_graph(run, outputs, kept, encoding, early, early_jobs, numbers)
+    kept_graph, keeping = _keep_graph(run, outputs, kept, encoding, early, early_jobs, numbers)
     more, more_files, errors = write_outputs(later, {}, fresh, numbers, 1, run.progress, report)
     if errors:
         raise BuildFailed(_sorted_errors(errors))
     written |= more
     files.update(more_files)
     run.clock.lap("thumbnails and cache index")
-    return _Files(delivered, written, files, kept, kept_graph, shown)
+    return _Files(delivered, written, files, kept, kept_graph, shown, keeping)
 
 
 def _keep_graph(
     run: _Run, outputs, kept: dict, encoding, early, early_jobs, numbers
-) -> Snapshot | None:
-    """The graph is kept (by a child, on disk) while the cache index is saved and the
-    thumbnails may still encode: the output workers are gone, so the pages the pickler
-    touches do not make the run's peak. Of no use without the LastBuild record, written
-    only when the run has succeeded. Returns the graph kept, when it is a new one."""
+) -> tuple[Snapshot | None, ForkedCall | None]:
+    """The graph is kept (by a child, on disk) while the cache index is saved, the
+    thumbnails may still encode and the files are published: the output workers are gone,
+    so the pages the pickler touches do not make the run's peak. Of no use without the
+    LastBuild record, written only when the run has succeeded (``_keep_state`` waits for
+    the child first). Returns the graph kept, when it is new or has pages put in, and its
+    child."""
     graph, store, print_ = run.graph, run.store, run.changes.fingerprint
     snap = graph.kept
     kept_graph = keeping = None
     graph_warnings = run.graph_warnings
-    if snap is None:
+    if snap is None or graph.inserted:
         images = prepared_for(graph.site)
         kept_graph = Snapshot(graph.build_id, graph.site, outputs, images, graph_warnings)
         keeping = store.save_graph(print_, kept_graph, run.children)
@@ -472,18 +483,16 @@ def _keep_graph(
     numbers.finish(renumber=False)
     renumber = functools.partial(numbers.finish, renumber=True) if snap is None else None
     store.save_cache(run.fresh, run.cache, kept.keys(), renumber)
-    if keeping is not None:
-        keeping.result()
     image_warnings = encoding.result() if encoding is not None else []
     if early:
         image_warnings += early.finish(early_jobs)
     run.report.warnings += image_warnings
     if kept_graph is not None and image_warnings:  # a stand-in is kept: warned again
+        if keeping is not None:
+            keeping.result()
         kept_graph.warnings = graph_warnings + image_warnings
-        again = store.save_graph(print_, kept_graph, run.children)
-        if again is not None:
-            again.result()
-    return kept_graph
+        keeping = store.save_graph(print_, kept_graph, run.children)
+    return kept_graph, keeping
 
 
 class _Abandoned(Exception):
@@ -566,6 +575,8 @@ def _keep_state(run: _Run, done: _Files, started: float) -> None:
     report.unchanged += len(done.kept)
     report.seconds = time.perf_counter() - started
     told = dataclasses.replace(report, stages={}, written=[], deferred=[], waiting=[])
+    if done.keeping is not None:
+        done.keeping.result()
     store.save_last_build(
         changes.fingerprint,
         LastBuild(
@@ -627,7 +638,11 @@ def _start_thumbnails(graph: Graph, workers: int, children: contextlib.ExitStack
     what the workers leave of the cores, and runs at full speed once they are done."""
     snap = graph.kept
     thumbnails = None
-    if snap is None or not all(os.path.exists(o.source) for o in snap.images.outputs):
+    if (
+        snap is None
+        or graph.inserted  # pages moved places: the images are named by them
+        or not all(os.path.exists(o.source) for o in snap.images.outputs)
+    ):
         thumbnails = plan_thumbnails(graph.site)
     pending = thumbnails.pending if thumbnails else []
     early_jobs, pending = graph.early.split(pending) if graph.early else ([], pending)

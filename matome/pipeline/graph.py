@@ -1,10 +1,12 @@
-"""Stage 2, the site graph: the last run's, with the edited article bodies put in, when
-nothing else that shapes it changed; else loaded from ``content/`` and built anew.
+"""Stage 2, the site graph: the last run's, with the edited article bodies and the added
+articles put in, when nothing else that shapes it changed; else loaded from ``content/``
+and built anew.
 
 The last graph is taken when every file whose bytes changed is an article whose front
-matter reads the same (an edit below it, the usual commit to a matome blog), a template
-or a static file (the graph reads neither); and no page fell
-due or expired since (the loader would leave out others).
+matter reads the same (an edit below it, the usual commit to a matome blog), a new
+article that ``graph/insert.py`` can put in (in a section and terms the site has), a
+template or a static file (the graph reads neither); and no page fell due or expired
+since (the loader would leave out others).
 """
 
 from __future__ import annotations
@@ -16,9 +18,16 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..content.loader import CONTENT_EXTS, LoadResult, load_content, reload_page
+from ..content.loader import (
+    CONTENT_EXTS,
+    LoadResult,
+    load_added_file,
+    load_content,
+    reload_page,
+)
 from ..content.page import Page
 from ..errors import SourceError
+from ..graph.insert import insert_pages, insertable
 from ..graph.patch import reorder
 from ..graph.site import Site, build_site
 from ..images.early import EarlyThumbnails
@@ -50,6 +59,8 @@ class Graph:
     next_change: object = None  # when a future page is due or a page expires
     early: EarlyThumbnails | None = None  # the thumbnail encoder started during the load
     loaded: LoadResult | None = None  # as the loader made it (``store.keeps_loaded``)
+    # The new articles put into the kept graph: it is planned and kept again.
+    inserted: list[Page] = field(default_factory=list)
 
 
 def load_graph(
@@ -60,34 +71,8 @@ def load_graph(
     children: contextlib.ExitStack,
 ) -> Graph:
     kept = kept_graph(changes, store, cache)
-    if kept is not None:
-        snap, edits = kept
-        register_prepared(snap.site, snap.images)  # another site's run may have replaced them
-        patched = snapshot.apply(snap.site, edits, changes.now)
-        reordered: set[Page] = set()
-        moved: dict[int, int] = {}
-        reranked = None
-        if patched:
-            reordered, moved, reranked = reorder(snap.site, patched)
-            if moved:  # the plan and the images name pages by their place
-                renumber_pages(snap.site, moved)
-                snap.outputs = [
-                    dataclasses.replace(o, page=moved[o.page]) if o.page in moved else o
-                    for o in snap.outputs
-                ]
-        if store.loaded is not None:  # the loader's copies hold the new files too
-            by_file = {p.file.filename: p for p in store.loaded.pages if p.file is not None}
-            for page, fm in edits:
-                loaded = by_file.get(page.file.filename)
-                if loaded is not None:
-                    loaded.body, loaded.body_line = fm.body, fm.body_line
-                    loaded.params, loaded.title = dict(page.params), page.title
-                    loaded.description = page.description
-        graph = Graph(snap.site, snap.build_id, snap, edits, warnings=list(snap.warnings))
-        graph.patched = list(reordered)
-        graph.reordered = bool(patched) and bool(moved)
-        graph.reranked = reranked
-        graph.next_change = changes.last.next_change
+    graph = taken_graph(changes, store, *kept) if kept is not None else None
+    if graph is not None:
         return graph
     config = changes.config
     early = None
@@ -114,6 +99,57 @@ def load_graph(
         early=early,
         loaded=kept,
     )
+
+
+def taken_graph(
+    changes: Changes, store: DiskStore, snap: Snapshot, edits: list, added: LoadResult | None
+) -> Graph | None:
+    """The last run's graph with the edits and the added pages put in; None when the added
+    pages cannot be (the graph is then built anew)."""
+    register_prepared(snap.site, snap.images)  # another site's run may have replaced them
+    if added is not None:
+        site = snap.site
+        site.build_date = changes.now
+        inserted = insert_pages(site, added.pages, changes.now)
+        if inserted is None:
+            return None
+        store.graph_changed()
+        snapshot.apply(site, edits, changes.now)  # bodies only: titles are not put in on disk
+        warnings = [*snap.warnings, *added.warnings, *inserted.warnings]
+        graph = Graph(site, snap.build_id, snap, edits, warnings=warnings)
+        graph.patched = list(inserted.touched)
+        graph.reordered = True
+        graph.reranked = inserted.reranked
+        graph.inserted = added.pages
+        due = [d for d in (changes.last.next_change, added.next_change) if d is not None]
+        graph.next_change = min(due, default=None)
+        return graph
+    patched = snapshot.apply(snap.site, edits, changes.now)
+    reordered: set[Page] = set()
+    moved: dict[int, int] = {}
+    reranked = None
+    if patched:
+        reordered, moved, reranked = reorder(snap.site, patched)
+        if moved:  # the plan and the images name pages by their place
+            renumber_pages(snap.site, moved)
+            snap.outputs = [
+                dataclasses.replace(o, page=moved[o.page]) if o.page in moved else o
+                for o in snap.outputs
+            ]
+    if store.loaded is not None:  # the loader's copies hold the new files too
+        by_file = {p.file.filename: p for p in store.loaded.pages if p.file is not None}
+        for page, fm in edits:
+            loaded = by_file.get(page.file.filename)
+            if loaded is not None:
+                loaded.body, loaded.body_line = fm.body, fm.body_line
+                loaded.params, loaded.title = dict(page.params), page.title
+                loaded.description = page.description
+    graph = Graph(snap.site, snap.build_id, snap, edits, warnings=list(snap.warnings))
+    graph.patched = list(reordered)
+    graph.reordered = bool(patched) and bool(moved)
+    graph.reranked = reranked
+    graph.next_change = changes.last.next_change
+    return graph
 
 
 def reloaded(changes: Changes, last: LoadResult) -> LoadResult | None:
@@ -160,8 +196,9 @@ def pristine(loaded: LoadResult) -> LoadResult:
 
 def kept_graph(
     changes: Changes, store: DiskStore, cache: BuildCache | None
-) -> tuple[Snapshot, list] | None:
-    """The last run's graph and the body edits to put in it, or None when it must be built."""
+) -> tuple[Snapshot, list, LoadResult | None] | None:
+    """The last run's graph, the body edits and the added pages to put in it, or None when
+    it must be built."""
     last = changes.last
     if last is None or cache is None or cache.build_id != last.build_id:
         return None
@@ -171,21 +208,58 @@ def kept_graph(
     templates = tuple(f"{d}{os.sep}" for d in template_dirs(source))
     statics = mount_prefixes(static_mounts(changes.config.mounts, theme_dir() / "static"))
     content = content_prefixes(changes.config)
-    edited = set()
+    edited, added = set(), set()
     for path in changes.files:
         if path.startswith(templates) or path.startswith(statics):
             continue
-        if not (path.startswith(content) and path.endswith(CONTENT_EXTS)):
+        if not path.startswith(content) or path not in changes.stamps:
+            return None  # a file removed is no edit of the graph's pages
+        if path in last.digests:
+            if not path.endswith(CONTENT_EXTS):
+                return None
+            edited.add(path)
+        else:
+            added.add(path)
+    new = None
+    if added:
+        new = added_pages(changes, store, added)
+        if new is None:
             return None
-        # A file added or removed is no edit of the graph's pages: the graph is not loaded.
-        if path not in last.digests or path not in changes.stamps:
-            return None
-        edited.add(path)
     snap = store.graph(changes.fingerprint, last.build_id)
     if snap is None:
+        return None
+    if new is not None and not all(insertable(snap.site, p, changes.now) for p in new.pages):
         return None
     # In memory (``matome serve``), a title edit is put into the graph rather than the
     # graph built again; a build on disk would have to keep the graph again.
     by_file = store.view_of(snap.site).by_file
     edits = snapshot.body_edits(snap.site, edited, by_file, patch=store.keeps_loaded)
-    return None if edits is None else (snap, edits)
+    return None if edits is None else (snap, edits, new)
+
+
+def added_pages(changes: Changes, store: DiskStore, added: set[str]) -> LoadResult | None:
+    """The pages of the content files ``added`` (and the files of their bundles), read;
+    None when one is no page (a draft, a file in error) or a file is no page's, or in
+    memory (``matome serve`` keeps the loader's pages, which would need them too)."""
+    if store.keeps_loaded:
+        return None
+    result = LoadResult()
+    for path in sorted(p for p in added if p.endswith(CONTENT_EXTS)):
+        one = load_added_file(changes.config, path, changes.now)
+        if one is None or one.errors or len(one.pages) != 1:
+            return None
+        result.pages += one.pages
+        result.warnings += one.warnings
+        due = [d for d in (result.next_change, one.next_change) if d is not None]
+        result.next_change = min(due, default=None)
+    # Every other file added is a resource of a new leaf bundle.
+    bundles = tuple(
+        f"{os.path.dirname(p.file.filename)}{os.sep}"
+        for p in result.pages
+        if p.file.base_name == "index"
+    )
+    if not result.pages or not all(
+        p.endswith(CONTENT_EXTS) or p.startswith(bundles) for p in added
+    ):
+        return None
+    return result

@@ -26,7 +26,14 @@ from ..errors import SourceError
 from ..graph.site import Site
 from ..incremental import buildcache
 from ..incremental.buildcache import BuildCache, OutputRecord, PairIndex
-from ..incremental.reads import UNSET, GraphView, RelatedLists, share_related
+from ..incremental.reads import (
+    GONE,
+    OWN_ATTRIBUTES,
+    UNSET,
+    GraphView,
+    RelatedLists,
+    share_related,
+)
 from ..parallel import PARALLEL_THRESHOLD, map_chunks
 from ..progress import Progress
 from ..publish.files import copy_file, write_if_changed, write_new
@@ -71,8 +78,9 @@ def last_reads_now(
     whose related rank a title moved (``reranked``: the earliest date of those; an older
     page lists none of them) and the build date can read differently. ``index``: the
     reads by page and those equal to nothing, when kept (``MemoryStore``); else every read
-    is looked at, but those of the terms ``same_terms`` finds as they were. ``edited``: on a
-    graph built anew, the pages whose file changed, when only page files did (else None)."""
+    is looked at, but those of the terms ``same_terms`` finds as they were and what the
+    pages of ``own_pages`` read of themselves. ``edited``: on a graph built anew, the
+    pages whose file changed, when only page files did (else None)."""
     attrs = buildcache.content_attributes()
     reused = {key for key, entry in fresh.content.items() if entry is cache.content.get(key)}
     value, storable = view.value, buildcache.storable
@@ -115,9 +123,15 @@ def last_reads_now(
             return current, _changed_reads(cache.values, current)
         return current, stale | index.volatile
     same_keys = same_terms(cache, view, edited) if edited is not None else set()
+    own = own_pages(view, edited) if edited is not None else set()
     current = [  # each pair once: no memo (``current``) needed
         old
-        if pair[0] in reused and pair[1] in attrs or pair[0] in same_keys
+        if pair[0] in reused
+        and pair[1] in attrs
+        or pair[0] in same_keys
+        or pair[1] in OWN_ATTRIBUTES
+        and pair[0] in own
+        and old != GONE
         else known[pair]
         if pair in known
         else storable(value(pair))
@@ -149,6 +163,17 @@ def same_terms(cache: BuildCache, view: GraphView, edited: set[str]) -> set[str]
         if values[i] == view.value(pairs[i]) and edited.isdisjoint(values[i]):
             found.add(key)
     return found
+
+
+def own_pages(view: GraphView, edited: set[str]) -> set[str]:
+    """The regular pages whose file did not change: what they read of themselves
+    (``OWN_ATTRIBUTES``) returns what it did, if they were in the last graph (a page
+    fallen due was not: its reads returned ``GONE``)."""
+    return {
+        key
+        for key, page in view.by_key.items()
+        if page.kind == "page" and page.file is not None and key not in edited
+    }
 
 
 def _related_reads(

@@ -45,6 +45,10 @@ class DiskStore:
             self.view.forget()
         return self.view
 
+    def graph_changed(self) -> None:
+        """Pages were put into the graph the view was made for: it is made again."""
+        self.view = None
+
     def pair_ids(self) -> PairIndex | None:
         """The cache's reads by number and by page, when kept (``ReadNumbers`` numbers
         them otherwise)."""
