@@ -907,3 +907,16 @@ def test_an_added_bundle_brings_its_files_into_the_kept_graph(built, tmp_path):
     assert report.graph_kept
     assert (out / "posts/withfile/data/notes.txt").read_text() == "添付の本文"
     assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_static_file_added_stays_in_the_plan_of_the_next_builds(built, tmp_path):
+    """A static file added keeps the graph but plans the files again: the next build
+    (an edit) takes that plan, and ``--cleanDestinationDir`` keeps the file."""
+    site, out = built
+    write(site / "static/extra.txt", "追加のファイル")
+    assert run(site, out).graph_kept
+    edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "編集後")
+    report = run(site, out, clean=True)
+    assert report.graph_kept and report.cleaned == 0
+    assert (out / "extra.txt").read_text() == "追加のファイル"
+    assert_same_as_cold(site, out, tmp_path)

@@ -26,7 +26,7 @@ from .outputs import assign_outputs
 from .pagination import paginate
 from .patch import relink, resort
 from .paths import index_paths
-from .related import build_related
+from .related import build_related, keywords_of
 from .resources import normalize_alias, page_resources
 from .sections import apply_cascade, parent_section
 from .site import Site, is_ugly, make_ugly
@@ -85,10 +85,11 @@ def insert_pages(site: Site, pages: list[Page], now: datetime) -> Inserted | Non
     warnings: list[SourceError] = []
     if not all([_place(site, page, warnings) for page in pages]):
         return None  # the site is as it was
+    known = keywords_of(site.related_index, site.pages) if site.related_index else None
     for page in pages:
         _renumber(site, page)
         touched |= _link(site, page, now)
-    site.related_index = build_related(site.config, site.regular_pages)
+    site.related_index = build_related(site.config, site.regular_pages, known)
     site.by_path = index_paths(site.pages)
     return Inserted(touched, min(p.publish_date for p in pages), warnings)
 

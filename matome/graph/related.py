@@ -104,13 +104,20 @@ def related_config(config: Any) -> Related:
     )
 
 
-def build_related(config: Any, regular: list[Page]) -> Related:
+def build_related(
+    config: Any, regular: list[Page], known: dict[int, tuple] | None = None
+) -> Related:
+    """The ranking of ``regular``; ``known``: the keywords of some of them (by ``id``),
+    as ``keywords_of`` gives them for the same configuration."""
     related = related_config(config)
     order = sorted(regular, key=lambda p: (-p.publish_date.timestamp(), p.title, p.index))
     related.by_rank = [p.index for p in order]
     related.rank = {p.index: r for r, p in enumerate(order)}
     related.newest_first = [-p.publish_date.timestamp() for p in order]
-    related.keywords = [_all_keywords(related, page) for page in order]
+    known = known or {}
+    related.keywords = [
+        known[id(page)] if id(page) in known else _all_keywords(related, page) for page in order
+    ]
     members: dict[str, dict[str, list[int]]] = {i.name: defaultdict(list) for i in related.indices}
     for rank, keywords in enumerate(related.keywords):
         for name, keyword in keywords:
@@ -123,6 +130,15 @@ def build_related(config: Any, regular: list[Page]) -> Related:
                     del members[index.name][keyword]
     related.members = {name: dict(words) for name, words in members.items()}
     return related
+
+
+def keywords_of(related: Related, pages: list[Page]) -> dict[int, tuple]:
+    """Each ranked page's keywords, by the ``id`` of the page (``pages``: the site's,
+    which ``by_rank`` numbers)."""
+    return {
+        id(pages[i]): keywords
+        for i, keywords in zip(related.by_rank, related.keywords, strict=True)
+    }
 
 
 def page_keywords(page: Page, index: RelatedIndex) -> list[str]:

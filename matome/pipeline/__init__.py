@@ -466,20 +466,20 @@ def _keep_graph(
 ) -> tuple[Snapshot | None, ForkedCall | None]:
     """The graph is kept (by a child, on disk) while the cache index is saved, the
     thumbnails may still encode and the files are published: the output workers are gone,
-    so the pages the pickler touches do not make the run's peak. Of no use without the
-    LastBuild record, written only when the run has succeeded (``_keep_state`` waits for
-    the child first). Returns the graph kept, when it is new or has pages put in, and its
-    child."""
+    so the pages the pickler touches are not copied for them, nor make the run's peak.
+    Of no use without the LastBuild record, written only when the run has succeeded
+    (``_keep_state`` waits for the child first). Returns the graph kept, when it is new
+    or changed, and its child."""
     graph, store, print_ = run.graph, run.store, run.changes.fingerprint
     snap = graph.kept
     kept_graph = keeping = None
     graph_warnings = run.graph_warnings
-    if snap is None or graph.inserted:
+    # Kept again when built, when pages were put in, or planned again (a static file
+    # added or removed: the next run takes the plan with the graph).
+    if snap is None or graph.inserted or outputs is not snap.outputs:
         images = prepared_for(graph.site)
         kept_graph = Snapshot(graph.build_id, graph.site, outputs, images, graph_warnings)
         keeping = store.save_graph(print_, kept_graph, run.children)
-    elif outputs is not snap.outputs:
-        snap.outputs = outputs  # a static file changed: planned again
     numbers.finish(renumber=False)
     renumber = functools.partial(numbers.finish, renumber=True) if snap is None else None
     store.save_cache(run.fresh, run.cache, kept.keys(), renumber)
