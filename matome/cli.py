@@ -219,7 +219,10 @@ def print_summary(report: BuildReport, stages: bool = False) -> None:
         )
     if report.search_indexed:
         print(f"Search index: Pagefind indexed {report.search_indexed} articles")
-    if report.graph_kept and report.edited:
+    if report.graph_kept and report.added:
+        edited = f", {report.edited} bodies edited" if report.edited else ""
+        print(f"Articles added ({report.added}{edited}): put into the last build's site graph")
+    elif report.graph_kept and report.edited:
         print(f"Only article bodies changed ({report.edited}): the site graph was the last build's")
     elif report.graph_kept:  # the destination differs from what the last build published
         print("No input changed: the site graph and the bodies were the last build's")

@@ -1,14 +1,16 @@
-"""The last build's site graph, kept for a build whose only changes are article bodies.
+"""The last build's site graph, kept for a build whose only changes are article bodies
+and new articles.
 
 Reading every file with its front matter and building the graph takes far longer
 than loading the pickled graph. Every full
 build keeps its graph here (``graph.pickle`` in the build cache) with the plan of
 its outputs and its thumbnails; ``LastBuild`` keeps the digest of every input
 file. The next build takes the kept graph instead of loading the site when every
-file whose bytes changed is an article whose front matter reads
-the same as before (an edit below it) or a template, and no page became due or
-expired: the loader and the graph builder would then make this graph again, but for
-those bodies, which are put in.
+file whose bytes changed is an article whose front matter reads the same as before
+(an edit below it), a new article ``graph/insert.py`` can put in, or a template, and
+no page became due or expired: the loader and the graph builder would then make this
+graph again, but for those bodies and articles, which are put in (a graph with
+articles put in is kept again).
 
 Bodies are not kept (the site's text would be loaded twice): a page that must be
 rendered again for another reason reads its file then (``read_body``).

@@ -259,6 +259,7 @@ def _load(run: _Run) -> None:
         stages=run.clock.stages,
         graph_kept=graph.kept is not None,
         edited=len(graph.edits),
+        added=len(graph.inserted),
         destination=run.changes.destination,
     )
     run.clock.lap("load (kept graph)" if graph.kept is not None else "load")

@@ -21,8 +21,9 @@ class BuildReport:
     cached_content: int = 0  # page bodies taken from the build cache
     rendered_outputs: int = 0  # files rendered from templates
     kept_outputs: int = 0  # files the build cache showed would come out the same
-    graph_kept: bool = False  # the last run's site graph, only article bodies changed
+    graph_kept: bool = False  # the last run's site graph, articles edited or added
     edited: int = 0  # on a kept graph, the articles whose body changed
+    added: int = 0  # on a kept graph, the articles put into it
     search_indexed: int = 0  # articles Pagefind indexed (0: it did not run)
     seconds: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)  # stage -> seconds
