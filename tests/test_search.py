@@ -375,6 +375,24 @@ def fragments(out: Path) -> dict[str, dict]:
     return found
 
 
+def test_the_newest_articles_an_article_lists_are_not_its_text(site, tmp_path):
+    """The ``list`` shortcode's newest articles are marked ``data-pagefind-ignore``: an
+    article added changes the list in another article's page, not that article's text,
+    which is not indexed again (the real blog has 15 such articles: every addition would
+    otherwise make their large bundle again)."""
+    out = tmp_path / "out"
+    path = write_article(site, "a5", "一覧の記事", 5, "最新の記事はこちら。")
+    path.write_text(path.read_text("utf-8") + "{{< list limit=3 >}}\n", "utf-8")
+    run(site, out)
+    write_article(site, "a6", "新着の記事", 6, "追加した本文。")
+    report = run(site, out)
+    assert "新着の記事" in (out / "posts/a5/index.html").read_text("utf-8")
+    assert report.search_indexed == 1  # the new article alone
+    text = {url: r["content"].replace(" ", "") for url, r in fragments(out).items()}
+    assert "追加した本文" in text["/posts/a6/"]
+    assert "最新の記事" in text["/posts/a5/"] and "新着" not in text["/posts/a5/"]
+
+
 def test_the_thumbnails_results_show_follow_what_this_builds_templates_show(site, tmp_path):
     # The index of a build is begun while its files are written, with thumbnails if the
     # last build's templates showed them. Here the site's own templates show none until an
@@ -452,6 +470,19 @@ def test_pagefind_answers_a_record_with_a_character_utf8_cannot_hold():
         assert service.receive("IndexedFile")["page_url"] == "/x/"
     finally:
         service.close()
+
+
+def test_an_element_marked_ignored_is_cut_with_everything_it_holds():
+    from matome.search.pages import without_ignored
+
+    html = (
+        "<p>前<br>文</p><ul data-pagefind-ignore><li><ul><li>入れ子</li></ul></li>"
+        "<li><img src=a.png>画像</li></ul><p>data-pagefind-ignore と書いた本文</p>"
+        '<div data-pagefind-ignore="all"><p>閉じない段落</div><p>後</p><b data-pagefind-ignore>末尾'
+    )
+    assert without_ignored(html) == (
+        "<p>前<br>文</p><p>data-pagefind-ignore と書いた本文</p><p>後</p>"
+    )
 
 
 def test_each_cjk_character_is_a_word_and_punctuation_stays_with_the_one_before():
