@@ -48,8 +48,8 @@ class Inserted:
 def insertable(site: Site, page: Page, now: datetime) -> bool:
     """Whether ``page``, as the loader made it, can be put into ``site``: a regular page of
     a one-language site, in a section the site has, whose terms the site has (in no tree
-    of terms), with no menu entry, published by ``now``, and the site's pages all in its lists (no build
-    option leaves one out)."""
+    of terms), with no menu entry, published by ``now``, and the site's pages all in its
+    lists (no build option leaves one out)."""
     config = site.config
     if page.kind != "page" or len(config.languages) > 1 or site.is_multilingual:
         return False
