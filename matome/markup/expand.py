@@ -431,7 +431,7 @@ _NOT_SPACE = re.compile(r"\S")  # what ``str.strip`` keeps: the same Unicode spa
 
 
 _TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*?(/?)>", re.S)
-_VOID = frozenset(
+VOID_ELEMENTS = frozenset(  # HTML elements without an end tag
     [
         "area",
         "base",
@@ -459,7 +459,7 @@ def _closed_from(html: str, cut: int) -> int:
         if m.start() >= cut and not stack:
             return cut
         closing, name = m.group(1), (m.group(2) or "").lower()
-        if not name or name in _VOID or m.group(3):
+        if not name or name in VOID_ELEMENTS or m.group(3):
             continue
         if not closing:
             stack.append(name)

@@ -14,6 +14,7 @@ from ..content.words import strip_html
 from ..images.thumbnails import thumbnail
 from ..incremental.buildcache import ContentEntry, content_fields
 from ..incremental.reads import page_key
+from ..markup.expand import VOID_ELEMENTS
 from .bundles import SearchPage
 
 # The card thumbnail (images.CARD), which the browser may have already.
@@ -77,24 +78,6 @@ def without_ignored(html: str) -> str:
 class _IgnoredParts(HTMLParser):
     """The spans (offsets into the fed text) of the elements marked ignored."""
 
-    VOID = frozenset(
-        [
-            "area",
-            "base",
-            "br",
-            "col",
-            "embed",
-            "hr",
-            "img",
-            "input",
-            "link",
-            "meta",
-            "source",
-            "track",
-            "wbr",
-        ]
-    )
-
     def __init__(self) -> None:
         super().__init__(convert_charrefs=False)
         self.parts: list[tuple[int, int]] = []
@@ -117,7 +100,7 @@ class _IgnoredParts(HTMLParser):
         return self.lines[line - 1] + col
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag in self.VOID:
+        if tag in VOID_ELEMENTS:
             return
         if self.open:
             self.open.append(tag)
