@@ -920,3 +920,41 @@ def test_a_static_file_added_stays_in_the_plan_of_the_next_builds(built, tmp_pat
     assert report.graph_kept and report.cleaned == 0
     assert (out / "extra.txt").read_text() == "追加のファイル"
     assert_same_as_cold(site, out, tmp_path)
+
+
+def test_an_article_put_into_the_graph_takes_the_sites_url_cascade_and_related_settings(
+    site, tmp_path
+):
+    """Ugly URLs, a permalink pattern, a section's cascade, aliases and related content
+    that lists newer pages: what the graph builder does to a page is done to the one put
+    in, and the site is what a cold build writes."""
+    config = site / "hugo.toml"
+    config.write_text(
+        "uglyURLs = true\n"
+        + config.read_text()
+        + "[permalinks]\n  posts = '/:year/:month/:slug/'\n"
+        "[related]\n  includeNewer = true\n  threshold = 0\n  [[related.indices]]\n"
+        "    name = 'tags'\n    weight = 100\n"
+    )
+    write(
+        site / "content/posts/_index.md",
+        "+++\ntitle = '記事一覧'\n[cascade.params]\n  badge = '連載'\n+++\n",
+    )
+    write(
+        site / "templates/_default/single.html",
+        "{{ page.title }} {{ page.params.badge }} {{ page.rel_permalink }}"
+        " {% for p in page.related[:3] %}[{{ p.title }}]{% endfor %}"
+        " {{ page.next.title if page.next }}|{{ page.prev.title if page.prev }}",
+    )
+    out = tmp_path / "public"
+    run(site, out)
+    text = dated(107, "2025-03-18", "途中の記事", "'tag2', 'common'")
+    text = text.replace(
+        "aliases = ['/old/107/']", "aliases = ['/old/107/', 'elsewhere']\nslug = 'mid'"
+    )
+    write(site / "content/posts/mid/index.md", text)
+    report = run(site, out)
+    assert report.graph_kept and report.added == 1
+    page = (out / "2025/03/mid.html").read_text()
+    assert "連載" in page and "[" in page
+    assert_same_as_cold(site, out, tmp_path)
