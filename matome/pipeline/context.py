@@ -28,6 +28,9 @@ class RunContext:
     empty_staging: bool = False
     # Pages whose rendered fields the output being written loaded from the cache.
     loaded: list[Page] = field(default_factory=list)
+    # The reads numbered in the cache index when the workers forked (``ReadNumbers.ids``):
+    # a worker numbers those itself and sends only the others.
+    read_numbers: dict = field(default_factory=dict)
 
 
 # The run in progress (a worker's copy, in a worker); None between runs.

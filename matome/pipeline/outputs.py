@@ -291,6 +291,7 @@ def write_outputs(
     errors: list[SourceError] = []
     # A few sets of templates for all the files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
+    context.CURRENT.read_numbers = numbers.ids
     rows = map_chunks(write_chunk, todo, workers, progress, "Writing files")
     for path, status, reads, templates, stat, warned in rows:
         add_once(report.warnings, warned)
@@ -307,6 +308,7 @@ def write_outputs(
             templates = same_templates.setdefault(templates, templates)
             fresh.outputs[path] = OutputRecord(sig, numbers.file_reads(reads), templates, *stat)
     context.CURRENT.log.partials = None  # in case the chunks ran in this process
+    context.CURRENT.read_numbers = {}
     fresh.outputs.update(kept)
     report.rendered_outputs += sum(1 for item in todo if item.kind != "copy")
     report.kept_outputs += len(kept)
@@ -317,8 +319,10 @@ def write_chunk(outputs: list[Output]) -> list[tuple]:
     state = context.CURRENT
     names = state.env.undefined_names  # what each render used that does not exist
     out = []
-    # The chunk's distinct reads, sent once; each file's row numbers them (a page's title
-    # is read by hundreds of files: one tuple per read and file would fill the parent).
+    # Reads the cache index numbered are sent as their numbers. The chunk's other reads
+    # are sent once, in a table each file's row points into (a page's title is read by
+    # hundreds of files: one tuple per read and file would fill the parent).
+    known = state.read_numbers
     table: list[tuple] = []
     numbers: dict[tuple, int] = {}
     if state.log.partials is None:  # kept by the worker for the rest of the stage: the
@@ -326,7 +330,7 @@ def write_chunk(outputs: list[Output]) -> list[tuple]:
     for item in outputs:
         target = state.staging / item.out_path
         published = state.published / item.out_path if state.published else target
-        numbered = array("I")
+        numbered, pointed = array("I"), array("I")
         templates: frozenset = frozenset()
         stat = None
         try:
@@ -343,15 +347,19 @@ def write_chunk(outputs: list[Output]) -> list[tuple]:
                 finally:
                     reads, templates = state.log.end()
                 for pair in reads | buildcache.implicit_reads(item, state.site):
+                    n = known.get(pair)
+                    if n is not None:
+                        numbered.append(n)
+                        continue
                     i = numbers.get(pair)
                     if i is None:
                         i = numbers[pair] = len(table)
                         table.append(pair)
-                    numbered.append(i)
+                    pointed.append(i)
                 while state.loaded:  # the bodies the render read: not kept
                     drop_content(state.loaded.pop())
             stat = stat or (target if status == "new" else published).stat()
-            row = (status, (table, numbered), templates, (stat.st_size, stat.st_mtime_ns))
+            row = (status, (numbered, table, pointed), templates, (stat.st_size, stat.st_mtime_ns))
             out.append((item.out_path, *row, names.take()))
         except SourceError as e:
             out.append((item.out_path, e, (), (), None, names.take()))
@@ -401,19 +409,22 @@ class ReadNumbers:
         # and its pairs' numbers here
         self.tables: dict[int, tuple[list, list[int]]] = {}
 
-    def file_reads(self, reads: tuple[list, array]) -> array:
-        """One file's reads as its worker sent them: its chunk's table of pairs, and
-        numbers into that table."""
-        table, local = reads
+    def file_reads(self, reads: tuple[array, list, array]) -> array:
+        """One file's reads as its worker sent them: the numbers of those the index had
+        when it forked, its chunk's table of the others, and places in that table."""
+        numbered, table, local = reads
+        if not local:
+            return numbered
         found = self.tables.get(id(table))
         if found is None:  # the first row of its chunk: the table is numbered once
-            numbers = list(map(self.ids.get, table))  # in C: most pairs are known
+            numbers = list(map(self.ids.get, table))  # numbered since, by another chunk
             if None in numbers:
                 self._number_new(table, numbers)
             found = self.tables[id(table)] = (table, numbers)
             while context.CURRENT.loaded:  # a body a value needed (a read that is new to the cache)
                 drop_content(context.CURRENT.loaded.pop())
-        return array("I", map(found[1].__getitem__, local))
+        numbered.extend(map(found[1].__getitem__, local))
+        return numbered
 
     def _number_new(self, table: list[tuple], numbers: list[int | None]) -> None:
         """Number the pairs of ``table`` that ``numbers`` has no number for, and keep each
