@@ -958,3 +958,21 @@ def test_an_article_put_into_the_graph_takes_the_sites_url_cascade_and_related_s
     page = (out / "2025/03/mid.html").read_text()
     assert "連載" in page and "[" in page
     assert_same_as_cold(site, out, tmp_path)
+
+
+def test_two_articles_added_beside_an_edit_are_put_in_and_a_broken_one_fails_with_its_place(
+    built, tmp_path
+):
+    site, out = built
+    write(site / "content/posts/one/index.md", dated(108, "2025-03-21", "一本目", "'tag1'"))
+    write(site / "content/posts/two/index.md", dated(109, "2025-03-02", "二本目", "'common'"))
+    edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "編集後")
+    report = run(site, out)
+    assert report.graph_kept and report.added == 2 and report.edited == 1
+    assert_same_as_cold(site, out, tmp_path)
+    before = tree(out)
+    write(site / "content/posts/broken/index.md", "+++\ntitle = '壊れた'\ndate = 'きのう'\n+++\n")
+    with pytest.raises(BuildFailed) as failed:
+        run(site, out)
+    assert str(failed.value.errors[0]).startswith("content/posts/broken/index.md:3:")
+    assert tree(out) == before
