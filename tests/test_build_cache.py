@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -976,3 +977,27 @@ def test_two_articles_added_beside_an_edit_are_put_in_and_a_broken_one_fails_wit
         run(site, out)
     assert str(failed.value.errors[0]).startswith("content/posts/broken/index.md:3:")
     assert tree(out) == before
+
+
+def test_an_article_added_with_git_info_builds_the_graph_anew_with_its_commit(site, tmp_path):
+    """With ``enableGitInfo`` a page's dates come from its last commit, which only the
+    whole load reads: a new article is not put into the kept graph."""
+    config = site / "hugo.toml"
+    config.write_text("enableGitInfo = true\n" + config.read_text())
+    git = ["git", "-C", str(site), "-c", "user.name=x", "-c", "user.email=x@example.org"]
+
+    def commit(when: str) -> None:
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        subprocess.run([*git, "add", "."], check=True)
+        subprocess.run([*git, "commit", "-q", "-m", when], check=True, env=env)
+
+    subprocess.run([*git, "init", "-q"], check=True)
+    commit("2025-06-01T00:00:00Z")
+    out = tmp_path / "public"
+    run(site, out)
+    write(site / "content/posts/new/index.md", dated(110, "2025-03-22", "新規", "'tag1'"))
+    commit("2025-07-01T00:00:00Z")
+    report = run(site, out)
+    assert not report.graph_kept
+    assert "2025-07-01" in (out / "sitemap.xml").read_text()
+    assert_same_as_cold(site, out, tmp_path)

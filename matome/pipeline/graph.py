@@ -239,9 +239,10 @@ def kept_graph(
 
 def added_pages(changes: Changes, store: DiskStore, added: set[str]) -> LoadResult | None:
     """The pages of the content files ``added`` (and the files of their bundles), read;
-    None when one is no page (a draft, a file in error) or a file is no page's, or in
+    None when one is no page (a draft, a file in error) or a file is no page's, with
+    ``enableGitInfo`` (a page's dates come from Git, which the full load reads), or in
     memory (``matome serve`` keeps the loader's pages, which would need them too)."""
-    if store.keeps_loaded:
+    if store.keeps_loaded or changes.config.enable_git_info:
         return None
     result = LoadResult()
     for path in sorted(p for p in added if p.endswith(CONTENT_EXTS)):
