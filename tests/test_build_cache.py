@@ -900,6 +900,22 @@ def test_an_added_article_that_changes_more_than_lists_builds_the_graph_anew(bui
     assert (out / "posts/a03/extra.md").is_file()
 
 
+def test_an_article_put_in_moves_its_section_before_another_as_a_cold_build_does(site, tmp_path):
+    """Sections are ordered by their newest page's date: one whose article is now the
+    newest comes first, in its parent's lists and in the sitemap's order of pages."""
+    for n in range(3):
+        text = dated(200 + n, f"2025-02-0{n + 1}", f"ノート {n}")
+        write(site / f"content/notes/n{n}/index.md", text)
+    out = tmp_path / "public"
+    run(site, out)
+    write(site / "content/notes/newest/index.md", dated(210, "2025-04-20", "最新ノート"))
+    report = run(site, out)
+    assert report.graph_kept and report.added == 1
+    sitemap = (out / "sitemap.xml").read_text()
+    assert sitemap.index("/notes/</loc>") < sitemap.index("/posts/</loc>")
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_an_added_bundle_brings_its_files_into_the_kept_graph(built, tmp_path):
     site, out = built
     write(site / "content/posts/withfile/index.md", dated(106, "2025-03-20", "添付つき"))

@@ -21,7 +21,7 @@ from ..errors import SourceError
 from ..formats import site_formats
 from .build_options import apply_build_options
 from .han_order import han_order
-from .order import sort_key
+from .order import sort_key, sort_pages
 from .outputs import assign_outputs
 from .pagination import paginate
 from .patch import relink, resort
@@ -154,6 +154,14 @@ def _link(site: Site, page: Page, now: datetime) -> set[Page]:
         moving = [node]
         touched.add(node)
         node = node.parent
+    # The sections follow the home page in ``site.pages`` in the default order: their new
+    # dates may have moved them.
+    start = end = site.home.index + 1
+    while end < len(site.pages) and site.pages[end].kind == "section":
+        end += 1
+    site.pages[start:end] = sort_pages(site.pages[start:end], site.config.language.code)
+    for i in range(start, end):
+        site.pages[i].index = i
     for plural in site.config.taxonomies.values():
         keys = dict.fromkeys(k for k in map(urlize, term_values(page, plural)) if k)
         terms = []
