@@ -14,7 +14,6 @@ import functools
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..content.loader import page_url, set_location
 from ..content.page import Page, Term
 from ..content.urls import urlize
 from ..errors import SourceError
@@ -27,9 +26,8 @@ from .pagination import paginate
 from .patch import relink, resort
 from .paths import index_paths
 from .related import build_related, keywords_of
-from .resources import normalize_alias, page_resources
-from .sections import apply_cascade, parent_section
-from .site import Site, is_ugly, make_ugly
+from .sections import apply_cascade
+from .site import Site, place_page, settle_outputs
 from .taxonomies import term_values
 
 
@@ -102,19 +100,13 @@ def _place(site: Site, page: Page, warnings: list[SourceError]) -> bool:
     apply_build_options(page, warnings)
     if page.list_mode != "always" or page.render != "always":
         return False
-    set_location(page, page_url(page, config), config)
-    page.parent = parent_section(page, _sections(site), site.home)
-    page.aliases = [normalize_alias(a, page, config.language.prefix) for a in page.aliases]
-    page.resources = page_resources(page, config)
+    place_page(page, config, _sections(site), site.home)
     page.lang = config.language.code
     page.site_params = config.params
     page.site = site
     if assign_outputs(config, [page], site_formats(config), warnings):
         return False
-    if "rss" in config.disable_kinds:
-        page.outputs = [f for f in page.outputs if f != "rss"]
-    if is_ugly(page, config.ugly_urls):
-        make_ugly(page, config)
+    settle_outputs(page, config)
     return True
 
 
@@ -126,8 +118,7 @@ def _renumber(site: Site, page: Page) -> None:
     _insert(site.regular_pages, page)
     at = start + site.regular_pages.index(page)
     site.pages.insert(at, page)
-    for i in range(at, len(site.pages)):
-        site.pages[i].index = i
+    _number(site, at, len(site.pages))
 
 
 def _link(site: Site, page: Page, now: datetime) -> set[Page]:
@@ -160,8 +151,7 @@ def _link(site: Site, page: Page, now: datetime) -> set[Page]:
     while end < len(site.pages) and site.pages[end].kind == "section":
         end += 1
     site.pages[start:end] = sort_pages(site.pages[start:end], site.config.language.code)
-    for i in range(start, end):
-        site.pages[i].index = i
+    _number(site, start, end)
     for plural in site.config.taxonomies.values():
         keys = dict.fromkeys(k for k in map(urlize, term_values(page, plural)) if k)
         terms = []
@@ -184,14 +174,19 @@ def _link(site: Site, page: Page, now: datetime) -> set[Page]:
             # The terms follow their taxonomy in ``site.pages`` in the same order.
             at = tax_page.index + 1
             site.pages[at : at + len(tax_page.pages)] = tax_page.pages
-            for i in range(at, at + len(tax_page.pages)):
-                site.pages[i].index = i
+            _number(site, at, at + len(tax_page.pages))
             touched.add(tax_page)
     for node in touched:
         if node.kind != "page":
             node.pagers = paginate(node, size, site)
             node.paginator = node.pagers[0]
     return touched
+
+
+def _number(site: Site, start: int, end: int) -> None:
+    """The pages of ``site.pages[start:end]`` numbered by their place there."""
+    for i in range(start, end):
+        site.pages[i].index = i
 
 
 def _insert(pages: list[Page], page: Page) -> None:

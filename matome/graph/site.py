@@ -129,7 +129,7 @@ class Site:
         return related_pages(self, page, limit)
 
 
-def is_ugly(page: Page, setting: bool | dict) -> bool:
+def _is_ugly(page: Page, setting: bool | dict) -> bool:
     if isinstance(setting, dict):
         return any(str(k).lower() == page.section.lower() and v is True for k, v in setting.items())
     return setting is True and page.kind != "404"
@@ -197,12 +197,11 @@ def build_language_site(
     sections = make_sections(config, pages, home)
     # With "page" disabled Hugo makes no regular page, but the folders are sections still.
     regular = [p for p in pages if p.kind == "page" and "page" not in disabled]
-    for page in [*regular, *[s for s in sections.values() if s.file]]:
-        set_location(page, page_url(page, config), config)
+    for section in sections.values():
+        if section.file:
+            set_location(section, page_url(section, config), config)
     for page in regular:
-        page.parent = parent_section(page, sections, home)
-        page.aliases = [normalize_alias(a, page, config.language.prefix) for a in page.aliases]
-        page.resources = page_resources(page, config)
+        place_page(page, config, sections, home)
     for node in [home, *sections.values()]:
         node.aliases = [normalize_alias(a, node, config.language.prefix) for a in node.aliases]
     for branch in [home, *sections.values()]:  # the home page's _index.md is a bundle too
@@ -241,14 +240,7 @@ def build_language_site(
     errors += formats.errors
     errors += assign_outputs(config, all_pages, formats, warnings)
     for page in all_pages:
-        if page.render != "always" or page.kind in disabled:
-            page.outputs, page.aliases = [], []  # no file (and no redirect to it)
-        if "rss" in disabled:
-            page.outputs = [f for f in page.outputs if f != "rss"]
-        if is_ugly(page, config.ugly_urls):
-            make_ugly(page, config)
-        if page.render == "never":
-            page.rel_permalink = page.permalink = ""
+        settle_outputs(page, config)
     if config.ugly_urls:  # terms were named before their pages moved
         for term in [t for terms in taxonomies.values() for t in terms] + [
             t for p in all_pages for terms in p.page_terms.values() for t in terms
@@ -287,6 +279,28 @@ def build_language_site(
             page.pagers = paginate(page, config.pager_size, site)
             page.paginator = page.pagers[0]
     return site
+
+
+def place_page(page: Page, config: SiteConfig, sections: dict[str, Page], home: Page) -> None:
+    """A regular page's URL, section, aliases and bundle files."""
+    set_location(page, page_url(page, config), config)
+    page.parent = parent_section(page, sections, home)
+    page.aliases = [normalize_alias(a, page, config.language.prefix) for a in page.aliases]
+    page.resources = page_resources(page, config)
+
+
+def settle_outputs(page: Page, config: SiteConfig) -> None:
+    """A page's files (``outputs`` assigned) as its build options, the disabled kinds and
+    ``uglyURLs`` leave them."""
+    disabled = config.disable_kinds
+    if page.render != "always" or page.kind in disabled:
+        page.outputs, page.aliases = [], []  # no file (and no redirect to it)
+    if "rss" in disabled:
+        page.outputs = [f for f in page.outputs if f != "rss"]
+    if _is_ugly(page, config.ugly_urls):
+        make_ugly(page, config)
+    if page.render == "never":
+        page.rel_permalink = page.permalink = ""
 
 
 def _not_found_page(config: SiteConfig, site: Site, home: Page) -> Page:
