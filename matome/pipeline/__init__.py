@@ -295,9 +295,9 @@ def _files_changed(run: _Run) -> set[str] | None:
 
 def _only_pages_changed(run: _Run) -> set[str] | None:
     """``run.edited`` when the only content files that changed are pages (no bundle's
-    resource, which its page's reads would show), else None; None with ``enableGitInfo``
-    too (a page's dates come from Git as well as from its file)."""
-    if run.config.enable_git_info:
+    resource, which its page's reads would show) and the others' pages are as before
+    (``Changes.pages_as_before``), else None."""
+    if not run.changes.pages_as_before:
         return None
     content = content_prefixes(run.config)
     files = [path for path in run.changes.files if path.startswith(content)]

@@ -55,6 +55,12 @@ class Changes:
             os.path.basename(path).startswith("_index.") for path in self.files
         )
 
+    @functools.cached_property
+    def pages_as_before(self) -> bool:
+        """``only_own_files``, and with them their dates: not with ``enableGitInfo`` (a
+        page's dates then come from Git as well as from its file)."""
+        return self.only_own_files and not self.config.enable_git_info
+
     def final_digests(self) -> dict[str, bytes | None]:
         return self.hashing.result() if self.hashing is not None else self.digests
 

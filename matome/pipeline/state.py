@@ -73,10 +73,10 @@ class DiskStore:
         buildcache.forget_last_build(self.folder)
 
     def known_files(self, changes: Any) -> KnownFiles:
-        """The last load's pages whose file is as it was; none unless ``only_own_files``
+        """The last load's pages whose file is as it was; none unless ``pages_as_before``
         (every page's source is then compared with its cached body's, which reads the
-        body) or with ``enableGitInfo`` (see ``known_files``)."""
-        if not changes.only_own_files or changes.config.enable_git_info:
+        body; or a page's dates come from Git)."""
+        if not changes.pages_as_before:
             return KnownFiles({})
         args = changes.fingerprint, changes.stamps, changes.digests
         return known_files.known_files(self.folder, *args)
