@@ -52,7 +52,6 @@ _PAGES = functools.partial(operator.eq, "pages")
 _KIND = operator.attrgetter("kind")
 _PAGE_KINDS = ("page", "sitemap", "robots", "404")
 _COUNTED = frozenset({*_PAGE_KINDS, "pager", "alias"})
-_TERM_PAGE = "term:"  # how the key of a term page without a content file begins (page_key)
 # Site reads that show no order of pages: a title edit, which changes no term, leaves them.
 _NO_PAGE_ORDER = frozenset({"taxonomies"})
 
@@ -150,15 +149,16 @@ def last_reads_now(
 
 
 def same_terms(cache: BuildCache, view: GraphView, edited: set[str]) -> set[str]:
-    """The term pages whose every read returns what it did: those that list the same pages
-    as before, none of them ``edited``. What a term page shows of itself (its title,
+    """The term pages whose every read returns what it did: those of no ``_index`` file
+    that list the same pages as before, none of them ``edited``. What a term page shows of itself (its title,
     dates, pagers) comes from its pages' front matter, in their order; what it shows of
     each page is that page's own reads."""
     pairs, values = cache.pairs, cache.values
     found = set()
     for i in compress(range(len(pairs)), map(_PAGES, map(_ATTR, pairs))):  # in C: reads are many
         key = pairs[i][0]
-        if not key.startswith(_TERM_PAGE) or key not in view.by_key:
+        page = view.by_key.get(key)
+        if page is None or page.kind != "term" or page.file is not None:
             continue
         if values[i] == view.value(pairs[i]) and edited.isdisjoint(values[i]):
             found.add(key)
