@@ -190,12 +190,19 @@ def test_an_edited_title_reaches_lists_terms_feeds_and_the_page_that_prints_it(b
     assert_same_as_cold(site, out, tmp_path)
 
 
+def shadow_theme_template(site: Path, name: str, old: str, new: str) -> str:
+    """The theme's template ``name`` with ``old`` replaced, as the site's own: returns it."""
+    text = (Path(__file__).resolve().parent.parent / "templates" / name).read_text()
+    assert old in text
+    text = text.replace(old, new, 1)
+    write(site / "templates" / name, text)
+    return text
+
+
 def test_an_edited_template_is_used_by_every_page_that_loads_it(built, tmp_path):
     site, out = built
-    single = Path(__file__).resolve().parent.parent / "templates/_default/single.html"
-    text = single.read_text().replace("</article>", "<p class=cache-probe>probe</p></article>", 1)
-    assert "cache-probe" in text
-    write(site / "templates/_default/single.html", text)
+    probe = "<p class=cache-probe>probe</p></article>"
+    text = shadow_theme_template(site, "_default/single.html", "</article>", probe)
     # A site file now shadows the theme's: any lookup may change, everything is rendered.
     report = run(site, out)
     assert report.rendered_outputs > ARTICLES
@@ -1016,4 +1023,99 @@ def test_an_article_added_with_git_info_builds_the_graph_anew_with_its_commit(si
     report = run(site, out)
     assert not report.graph_kept
     assert "2025-07-01" in (out / "sitemap.xml").read_text()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+# --- partial renders kept for the next builds (a list's article cards) ---
+def kept_partials(site: Path) -> tuple[Path, buildcache.BuildCache]:
+    folder = buildcache.cache_folder(site)
+    return folder, buildcache.load(folder, buildcache.fingerprint(load_config(site, Flags())))
+
+
+def card_of(cache: buildcache.BuildCache, key: str, level: int) -> buildcache.PartialRecord:
+    """The kept card of the page ``key`` at this heading level."""
+    (record,) = [
+        record
+        for (name, variants, _, _), record in cache.partials.items()
+        if name == "article-card.html" and variants == (("@page", key), level)
+    ]
+    return record
+
+
+def newest(n: int) -> str:
+    return dated(n, "2025-04-02", f"追加 {n}", "'tag3', 'common'")
+
+
+def test_a_card_kept_by_the_last_build_is_used_again_until_what_it_read_changes(built, tmp_path):
+    site, out = built
+    folder, cache = kept_partials(site)
+    record = card_of(cache, "posts/a03/index.md", 2)
+    path = folder / buildcache.PARTIALS_DIR / f"{record.blob}.html"
+    data = path.read_bytes()
+    card = data[record.at : record.at + record.size]
+    title = ">記事 3</a>".encode()
+    assert title in card
+    # The kept HTML changed behind the cache's back (the same length): it shows, so the
+    # lists written again took the card as kept instead of rendering it.
+    tampered = card.replace(title, ">記事 X</a>".encode())
+    path.write_bytes(data[: record.at] + tampered + data[record.at + record.size :])
+    write(site / "content/posts/new/index.md", newest(100))
+    report = run(site, out)
+    assert report.graph_kept and report.rendered_outputs >= pipeline_outputs.KEEP_PARTIALS
+    assert any("記事 X" in (out / p).read_text() for p in report.written if p.endswith(".html"))
+    # A read of the card changed: it is rendered again wherever it shows.
+    edit(site / "content/posts/a03/index.md", "title = '記事 3'", "title = '記事 三'")
+    run(site, out)
+    assert not any("記事 X" in p.read_text() for p in out.rglob("*.html"))
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_card_template_edited_renders_every_kept_card_again(built, tmp_path):
+    site, out = built
+    card = '<li class="card" data-probe="1">'
+    shadow_theme_template(site, "partials/article-card.html", '<li class="card">', card)
+    run(site, out)  # a template that shadows the theme's: the cache is not used
+    edit(site / "templates/partials/article-card.html", 'data-probe="1"', 'data-probe="2"')
+    report = run(site, out)
+    assert report.graph_kept and report.rendered_outputs > pipeline_outputs.KEEP_PARTIALS
+    assert 'data-probe="2"' in (out / "index.html").read_text()
+    assert not any('data-probe="1"' in p.read_text() for p in out.rglob("*.html"))
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_kept_cards_follow_the_reads_numbered_anew(built, tmp_path):
+    site, out = built
+    for n in range(10, ARTICLES):
+        (site / f"content/posts/a{n:02d}/index.md").unlink()
+    run(site, out, clean=True)  # most reads made by no file: the rest numbered anew
+    folder, cache = kept_partials(site)
+    assert card_of(cache, "posts/a03/index.md", 2)
+    used = set().union(*(record.reads for record in cache.outputs.values()))
+    assert all(used.issuperset(record.reads) for record in cache.partials.values())
+    assert not any(key[1][:1] == (("@page", "posts/a20/index.md"),) for key in cache.partials)
+    write(site / "content/posts/new/index.md", newest(100))
+    report = run(site, out)
+    assert report.rendered_outputs >= pipeline_outputs.KEEP_PARTIALS
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_kept_cards_in_many_files_are_gathered_into_one(built, tmp_path, monkeypatch):
+    site, out = built
+    monkeypatch.setattr(buildcache, "PARTIAL_FILES", 1)
+    for n in (100, 101, 102):  # each writes its new card to a file of its own
+        write(site / f"content/posts/new{n}/index.md", newest(n))
+        run(site, out)
+    folder, cache = kept_partials(site)
+    assert len({record.blob for record in cache.partials.values()}) == 2  # gathered, and new
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_file_of_kept_cards_cut_short_is_not_used(built, tmp_path):
+    site, out = built
+    folder, cache = kept_partials(site)
+    (path,) = (folder / buildcache.PARTIALS_DIR).glob("*.html")
+    path.write_bytes(path.read_bytes()[:100])
+    write(site / "content/posts/new/index.md", newest(100))
+    report = run(site, out)
+    assert report.rendered_outputs >= pipeline_outputs.KEEP_PARTIALS
     assert_same_as_cold(site, out, tmp_path)

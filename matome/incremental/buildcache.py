@@ -3,8 +3,9 @@
 Kept in ``<site>/.matome-cache/`` (ignored by git, safe to delete): ``index.pickle``
 with what every render read (and ``index-changes.pickle``, what builds on a kept site
 graph changed in it since), one file per page body under ``content/``,
-``last-build.pickle``, what a build with no changed input needs to know, and
-``graph.pickle``, the site graph (``snapshot.py``).
+``last-build.pickle``, what a build with no changed input needs to know,
+``graph.pickle``, the site graph (``snapshot.py``), and under ``partials/`` the HTML of
+the ``partial_cached`` renders kept for the next builds (a list's article cards).
 Every render logs what it reads (``reads.py``); the cache keeps, for each page
 body and each output file, those reads with the values they returned, and the
 templates it loaded. The next build loads the site and builds its graph as
@@ -15,7 +16,9 @@ usual, then evaluates the kept reads on the new graph:
   returns what it returned before;
 - an output file is left as it is when its plan is the same, no template it
   loaded changed, every read is unchanged and the published file is the one
-  the last build wrote (same size and modification time).
+  the last build wrote (same size and modification time);
+- a ``partial_cached`` render is used again, by the files rendered again, on the
+  same terms as a page body.
 
 Everything that is not a read of the graph is in the fingerprint, and a
 different fingerprint discards the whole cache: matome's own code and its
@@ -52,6 +55,9 @@ CACHE_DIR = ".matome-cache"
 INDEX_FILE = "index.pickle"
 CHANGES_FILE = "index-changes.pickle"
 LAST_BUILD_FILE = "last-build.pickle"
+PARTIALS_DIR = "partials"
+# Past this many files of partial renders, a build that reads them writes them as one.
+PARTIAL_FILES = 16
 # Libraries whose version can change what a page renders to, module -> distribution. The
 # module's ``__version__`` is read: importing importlib.metadata is slow next to an edit
 # build.
@@ -97,6 +103,37 @@ class OutputRecord:
 
 
 @dataclass
+class PartialRecord:
+    """A ``partial_cached`` render kept for the next builds: what it read, the templates
+    it loaded and its HTML. The index keeps no HTML: it is bytes ``at`` to ``at + size``
+    of a file of ``partials/`` (``blob``), read only by a build that renders many files."""
+
+    reads: array  # indexes into ``BuildCache.pairs``
+    templates: frozenset
+    html: str | None = None  # made by this run, until written
+    blob: str = ""  # "" until written
+    at: int = 0
+    size: int = 0
+
+    def __reduce__(self) -> tuple:
+        # A call with the reads as bytes: the index loads thousands of these (a dataclass
+        # is pickled as a dictionary of its fields, its array as a call of its own).
+        fields = (self.reads.tobytes(), self.templates, self.html, self.blob, self.at, self.size)
+        return _partial_record, fields
+
+    def text(self, blobs: dict[str, bytes]) -> str | None:
+        """The HTML, from this run or from its file in ``blobs`` (None: not there)."""
+        if self.html is not None:
+            return self.html
+        data = blobs.get(self.blob)
+        return data[self.at : self.at + self.size].decode() if data is not None else None
+
+
+def _partial_record(reads: bytes, *fields: Any) -> PartialRecord:
+    return PartialRecord(array("I", reads), *fields)
+
+
+@dataclass
 class BuildCache:
     fingerprint: str
     templates: dict[str, tuple]  # template name -> its digest in each template folder
@@ -107,6 +144,7 @@ class BuildCache:
     values: list = field(default_factory=list)  # what each of ``pairs`` returned
     index_id: str = ""  # names the index file, for the changes kept beside it
     changes: IndexChanges | None = None  # as loaded: what the changes file changed
+    partials: dict[tuple, PartialRecord] = field(default_factory=dict)  # by lasting key
 
 
 @dataclass
@@ -166,6 +204,8 @@ class IndexChanges:
     # Keys no longer kept (some may be of a change since, ``content`` puts them back).
     gone_content: set[str] = field(default_factory=set)
     gone_outputs: set[str] = field(default_factory=set)
+    partials: dict[tuple, PartialRecord] = field(default_factory=dict)
+    gone_partials: set[tuple] = field(default_factory=set)
 
 
 @dataclass
@@ -455,8 +495,11 @@ def load(folder: Path, print_: str) -> BuildCache | None:
         cache.content.pop(key, None)
     for path in changes.gone_outputs:
         cache.outputs.pop(path, None)
+    for key in changes.gone_partials:
+        cache.partials.pop(key, None)
     cache.content.update(changes.content)
     cache.outputs.update(changes.outputs)
+    cache.partials.update(changes.partials)
     for i, value in changes.values.items():
         cache.values[i] = value
     cache.pairs += changes.pairs
@@ -507,15 +550,73 @@ def save(folder: Path, cache: BuildCache) -> None:
         cache.pairs,
         cache.values,
         index_id=os.urandom(8).hex(),
+        partials=_stored_partials(folder, cache.partials),
     )
     _write(folder / INDEX_FILE, cache.fingerprint, index)
     (folder / CHANGES_FILE).unlink(missing_ok=True)
-    used = {f"{e.blob}.pickle" for e in cache.content.values()}
-    if (folder / "content").is_dir():
-        with os.scandir(folder / "content") as found:
+    _remove_unused(folder / "content", {e.blob for e in cache.content.values()})
+    _remove_unused(folder / PARTIALS_DIR, {r.blob for r in index.partials.values()})
+
+
+def _remove_unused(folder: Path, used: set[str]) -> None:
+    """Remove the files of ``folder`` whose name (before its suffix) is not in ``used``."""
+    if folder.is_dir():
+        with os.scandir(folder) as found:
             for item in found:
-                if item.name not in used:
+                if item.name.partition(".")[0] not in used:
                     os.unlink(item.path)
+
+
+def _stored_partials(
+    folder: Path, records: dict[tuple, PartialRecord]
+) -> dict[tuple, PartialRecord]:
+    """``records`` as the index keeps them, without their HTML: that of those not yet in
+    a file is written to a new one (nothing names it until the index does), whose name
+    ends with its size, so that a file cut short is not read."""
+    new = [record for record in records.values() if not record.blob]
+    if new:
+        parts, at = [], 0
+        for record in new:
+            data = record.html.encode()
+            record.at, record.size = at, len(data)
+            parts.append(data)
+            at += len(data)
+        blob = f"{os.urandom(8).hex()}-{at}"
+        target = folder / PARTIALS_DIR / f"{blob}.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(b"".join(parts))
+        for record in new:
+            record.blob = blob
+    return {
+        key: PartialRecord(r.reads, r.templates, None, r.blob, r.at, r.size)
+        for key, r in records.items()
+    }
+
+
+def partial_blobs(folder: Path, records: dict[tuple, PartialRecord]) -> dict[str, bytes]:
+    """The files that hold the HTML of ``records``, by name; one cut short is left out."""
+    blobs = {}
+    for blob in {record.blob for record in records.values() if record.html is None}:
+        try:
+            data = (folder / PARTIALS_DIR / f"{blob}.html").read_bytes()
+        except OSError:
+            continue
+        if str(len(data)) == blob.rpartition("-")[2]:
+            blobs[blob] = data
+    return blobs
+
+
+def gathered_partials(
+    records: dict[tuple, PartialRecord], blobs: dict[str, bytes]
+) -> dict[tuple, PartialRecord]:
+    """``records`` with their HTML, to be written again as one file with the index (when
+    they are in more than ``PARTIAL_FILES`` files); those whose file is gone left out."""
+    gathered = {}
+    for key, record in records.items():
+        html = record.text(blobs)
+        if html is not None:
+            gathered[key] = PartialRecord(record.reads, record.templates, html)
+    return gathered
 
 
 def save_changes(folder: Path, cache: BuildCache, last: BuildCache) -> bool:
@@ -526,8 +627,10 @@ def save_changes(folder: Path, cache: BuildCache, last: BuildCache) -> bool:
         return False
     content = {k: e for k, e in cache.content.items() if last.content.get(k) is not e}
     outputs = {p: r for p, r in cache.outputs.items() if last.outputs.get(p) is not r}
+    partials = {k: r for k, r in cache.partials.items() if last.partials.get(k) is not r}
     gone_content = last.content.keys() - cache.content.keys()
     gone_outputs = last.outputs.keys() - cache.outputs.keys()
+    gone_partials = last.partials.keys() - cache.partials.keys()
     if len(changes.outputs) + len(outputs) + len(gone_outputs) > len(cache.outputs) // 4:
         return False
     size = changes.size
@@ -548,6 +651,15 @@ def save_changes(folder: Path, cache: BuildCache, last: BuildCache) -> bool:
         cache.build_id,
         changes.gone_content | gone_content,  # taken out before the entries are put in
         changes.gone_outputs | gone_outputs,
+        {
+            k: r
+            for k, r in {
+                **changes.partials,
+                **_stored_partials(folder, partials),
+            }.items()
+            if k not in gone_partials
+        },
+        changes.gone_partials | gone_partials,
     )
     _write(folder / CHANGES_FILE, cache.fingerprint, kept)
     replaced = [(last.content[k], e.blob) for k, e in content.items() if k in last.content]

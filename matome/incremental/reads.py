@@ -15,6 +15,7 @@ graph mean the output that made the read would come out the same.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from datetime import date, datetime
 from typing import Any
@@ -82,9 +83,20 @@ class ReadLog:
         # ``partial_cached`` results with what making them read; None: not caching. Set
         # for a batch of outputs rendered on a graph that does not change meanwhile.
         self.partials: dict | None = None
+        # The renders kept by the last builds (``buildcache.PartialRecord`` by lasting
+        # key) and the files of their HTML, the pairs their reads number, and the renders
+        # made since that will be kept (key, HTML, reads, templates); None: none kept.
+        self.kept: dict | None = None
+        self.blobs: dict[str, bytes] = {}
+        self.pairs: list | None = None
+        self.made: list | None = None
+        # The reads of kept renders used by the render in progress, by number: their
+        # pairs are made only for a render captured around them.
+        self.numbers: set[int] = set()
+        self.capturing = 0
 
     def begin(self) -> None:
-        self.reads, self.templates = set(), set()
+        self.reads, self.templates, self.numbers = set(), set(), set()
 
     def end(self) -> tuple[frozenset, frozenset]:
         reads, templates = self.reads or set(), self.templates or set()
@@ -101,19 +113,40 @@ class ReadLog:
         """``render()`` with what it read, also logged in the render in progress."""
         outer = self.reads, self.templates
         self.reads, self.templates = set(), set()
+        self.capturing += 1
         try:
             result = render()
         finally:
+            self.capturing -= 1
             reads, templates = frozenset(self.reads), frozenset(self.templates)
             self.reads, self.templates = outer
         self.replay(reads, templates)
         return result, reads, templates
 
-    def replay(self, reads: frozenset, templates: frozenset) -> None:
-        """Log reads made once for a result used again (a cached partial)."""
-        if self.reads is not None:
+    def kept_render(self, key: tuple) -> tuple[str, array, frozenset] | None:
+        """A render the last builds kept under ``key``: its HTML, the numbers of its reads
+        and its templates (``replay`` takes them)."""
+        record = self.kept.get(key) if self.kept is not None else None
+        html = record.text(self.blobs) if record is not None else None
+        return (html, record.reads, record.templates) if html is not None else None
+
+    def keep(self, key: tuple, html: str, reads: frozenset, templates: frozenset) -> None:
+        """Keep a render for the next builds, unless it reads what is never the same."""
+        if self.made is not None and not any(pair[0] == ALWAYS for pair in reads):
+            self.made.append((key, html, reads, templates))
+
+    def replay(self, reads: frozenset | array, templates: frozenset) -> None:
+        """Log reads made once for a result used again (a cached partial): pairs, or the
+        numbers of a kept render's."""
+        if self.reads is None:
+            return
+        if type(reads) is not array:
             self.reads |= reads
-            self.templates |= templates
+        elif self.capturing:
+            self.reads.update(map(self.pairs.__getitem__, reads))
+        else:
+            self.numbers.update(reads)
+        self.templates |= templates
 
 
 # Term attributes read what the term page holds.

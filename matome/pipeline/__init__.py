@@ -84,6 +84,7 @@ from .outputs import (
     ReadNumbers,
     count_outputs,
     kept_outputs,
+    kept_partials,
     last_reads_now,
     thumbnails_shown,
     write_outputs,
@@ -413,6 +414,7 @@ def _write_files(
         outputs, site, cache, run.changed, run.changes.destination, stale, same_plan,
         store.check_published, readers, _published_stamps(run),
     )  # fmt: skip
+    fresh.partials = kept_partials(cache, stale, run.changed)
     run.clock.lap("staging")
     # The copies of thumbnails wait until the renders tell whether any are shown.
     thumbs = out_paths((thumbnails or snap.images).outputs)

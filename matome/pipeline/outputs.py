@@ -25,7 +25,7 @@ from ..content.page import drop_content
 from ..errors import SourceError
 from ..graph.site import Site
 from ..incremental import buildcache
-from ..incremental.buildcache import BuildCache, OutputRecord, PairIndex
+from ..incremental.buildcache import BuildCache, OutputRecord, PairIndex, PartialRecord
 from ..incremental.reads import (
     GONE,
     OWN_ATTRIBUTES,
@@ -52,6 +52,10 @@ _PAGES = functools.partial(operator.eq, "pages")
 _KIND = operator.attrgetter("kind")
 _PAGE_KINDS = ("page", "sitemap", "robots", "404")
 _COUNTED = frozenset({*_PAGE_KINDS, "pager", "alias"})
+# From how many files to render the partial renders kept by the last builds are read (and
+# new ones kept): below it, reading them takes longer than the renders they save.
+KEEP_PARTIALS = 8
+
 # Site reads that show no order of pages: a title edit, which changes no term, leaves them.
 _NO_PAGE_ORDER = frozenset({"taxonomies"})
 
@@ -203,6 +207,21 @@ def _changed_reads(before: list, now: list) -> set[int]:
     return set(compress(range(len(now)), starmap(operator.ne, zip(before, now, strict=True))))
 
 
+def kept_partials(
+    cache: BuildCache | None, stale: set[int], changed: frozenset[str] | None
+) -> dict[tuple, PartialRecord]:
+    """The partial renders of the last builds that would render the same now: none of
+    their reads (``stale``: those that return another value) or templates changed."""
+    if cache is None:
+        return {}
+    return {
+        key: record
+        for key, record in cache.partials.items()
+        if stale.isdisjoint(record.reads)
+        and not (changed and not record.templates.isdisjoint(changed))
+    }
+
+
 def kept_outputs(
     outputs: list[Output],
     site: Site,
@@ -291,10 +310,21 @@ def write_outputs(
     errors: list[SourceError] = []
     # A few sets of templates for all the files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
+    same_templates.update((r.templates, r.templates) for r in fresh.partials.values())
     context.CURRENT.read_numbers = numbers.ids
+    log = context.CURRENT.log
+    if sum(item.kind != "copy" for item in todo) >= KEEP_PARTIALS:
+        # Enough files to be worth reading the kept partial renders, and keeping new ones.
+        log.blobs = buildcache.partial_blobs(context.CURRENT.cache_folder, fresh.partials)
+        if len(log.blobs) > buildcache.PARTIAL_FILES:
+            fresh.partials = buildcache.gathered_partials(fresh.partials, log.blobs)
+        log.kept, log.pairs, log.made = fresh.partials, fresh.pairs, []
     rows = map_chunks(write_chunk, todo, workers, progress, "Writing files")
-    for path, status, reads, templates, stat, warned in rows:
+    for path, status, reads, templates, stat, warned, partials in rows:
         add_once(report.warnings, warned)
+        for key, html, read, used in partials:
+            used = same_templates.setdefault(used, used)
+            fresh.partials[key] = PartialRecord(numbers.file_reads(read), used, html)
         if isinstance(status, SourceError):
             errors.append(status)
             continue
@@ -307,7 +337,8 @@ def write_outputs(
             sig = buildcache.plan_sig(planned[path], context.CURRENT.site)
             templates = same_templates.setdefault(templates, templates)
             fresh.outputs[path] = OutputRecord(sig, numbers.file_reads(reads), templates, *stat)
-    context.CURRENT.log.partials = None  # in case the chunks ran in this process
+    log.partials = log.kept = log.pairs = log.made = None  # in case the chunks ran here
+    log.blobs = {}
     context.CURRENT.read_numbers = {}
     fresh.outputs.update(kept)
     report.rendered_outputs += sum(1 for item in todo if item.kind != "copy")
@@ -327,15 +358,31 @@ def write_chunk(outputs: list[Output]) -> list[tuple]:
     numbers: dict[tuple, int] = {}
     if state.log.partials is None:  # kept by the worker for the rest of the stage: the
         state.log.partials = {}  # graph stays as it is while files are written
+
+    def numbered_reads(reads) -> tuple[array, list, array]:
+        numbered, pointed = array("I"), array("I")
+        for pair in reads:
+            n = known.get(pair)
+            if n is not None:
+                numbered.append(n)
+                continue
+            i = numbers.get(pair)
+            if i is None:
+                i = numbers[pair] = len(table)
+                table.append(pair)
+            pointed.append(i)
+        return numbered, table, pointed
+
+    made = state.log.made
     for item in outputs:
         target = state.staging / item.out_path
         published = state.published / item.out_path if state.published else target
-        numbered, pointed = array("I"), array("I")
         templates: frozenset = frozenset()
         stat = None
         try:
             if item.kind == "copy":
                 status: str | SourceError = copy_file(item.source, target, published)
+                reads = (array("I"), table, array("I"))
             else:
                 state.log.begin()
                 try:
@@ -345,31 +392,28 @@ def write_chunk(outputs: list[Output]) -> list[tuple]:
                     else:
                         status = write_if_changed(target, data, published)
                 finally:
-                    reads, templates = state.log.end()
-                for pair in reads | buildcache.implicit_reads(item, state.site):
-                    n = known.get(pair)
-                    if n is not None:
-                        numbered.append(n)
-                        continue
-                    i = numbers.get(pair)
-                    if i is None:
-                        i = numbers[pair] = len(table)
-                        table.append(pair)
-                    pointed.append(i)
+                    read, templates = state.log.end()
+                reads = numbered_reads(read | buildcache.implicit_reads(item, state.site))
+                if state.log.numbers:  # the reads of kept partial renders, numbered
+                    reads = (array("I", state.log.numbers.union(reads[0])), *reads[1:])
                 while state.loaded:  # the bodies the render read: not kept
                     drop_content(state.loaded.pop())
             stat = stat or (target if status == "new" else published).stat()
-            row = (status, (numbered, table, pointed), templates, (stat.st_size, stat.st_mtime_ns))
-            out.append((item.out_path, *row, names.take()))
+            row = (status, reads, templates, (stat.st_size, stat.st_mtime_ns))
+            # The partial renders made for this file, to keep for the next builds.
+            partials = [(k, html, numbered_reads(r), t) for k, html, r, t in made or ()]
+            out.append((item.out_path, *row, names.take(), partials))
         except SourceError as e:
-            out.append((item.out_path, e, (), (), None, names.take()))
+            out.append((item.out_path, e, (), (), None, names.take(), []))
         except OSError as e:
             where = str(item.source) if item.kind == "copy" else item.out_path
-            out.append((item.out_path, SourceError(where, 0, 0, str(e)), (), (), None, ()))
+            out.append((item.out_path, SourceError(where, 0, 0, str(e)), (), (), None, (), []))
         except Exception as e:
             err = template_error(e)
             err.message = f"while writing {item.out_path}: {err.message}"
-            out.append((item.out_path, err, (), (), None, names.take()))
+            out.append((item.out_path, err, (), (), None, names.take(), []))
+        if made:
+            made.clear()
     return out
 
 
@@ -462,6 +506,12 @@ class ReadNumbers:
             fresh.values = [fresh.values[i] for i in used]
             for record in fresh.outputs.values():
                 record.reads = array("I", map(new_number.__getitem__, record.reads))
+            kept = {}  # a partial render whose reads no file makes any more is not kept
+            for key, record in fresh.partials.items():
+                if all(i in new_number for i in record.reads):
+                    record.reads = array("I", map(new_number.__getitem__, record.reads))
+                    kept[key] = record
+            fresh.partials = kept
 
 
 def thumbnails_shown(env: jinja2.Environment, fresh: BuildCache) -> bool:

@@ -18,6 +18,7 @@ from ..formats import page_output_format
 from ..graph.paths import AmbiguousRef, RefIndex, refs_of, resolve_ref
 from ..graph.site import Site
 from ..images.thumbnails import thumbnail
+from ..incremental.reads import page_key
 from ..markup.expand import ShortcodeProblem, merge_placeholder_runs, render_markdown
 from ..markup.markdown import MarkdownRenderer, RenderHooks
 from ..markup.render_hooks import (
@@ -133,7 +134,8 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
 
     def partial_cached(name: str, context: Any = None, *variants: Any, **kwargs: Any) -> Markup:
         """Hugo's ``partialCached``: rendered once per name and variants (not per context,
-        as in Hugo) while a batch of outputs is written; a plain partial otherwise."""
+        as in Hugo) while a batch of outputs is written, and kept for the next builds
+        while what it read stays the same; a plain partial otherwise."""
         log = getattr(env, "read_log", None)
         if log is None or log.partials is None:
             return partial(name, context, **kwargs)
@@ -141,8 +143,14 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
         key = (name, variants, tuple(sorted(kwargs.items())), own)
         found = log.partials.get(key)
         if found is None:
-            log.partials[key] = log.capture(lambda: partial(name, context, **kwargs))
-            return log.partials[key][0]
+            lasting = lasting_key(name, context, variants, kwargs) if log.kept is not None else None
+            kept = log.kept_render(lasting) if lasting is not None else None
+            if kept is None:
+                found = log.partials[key] = log.capture(lambda: partial(name, context, **kwargs))
+                if lasting is not None:
+                    log.keep(lasting, str(found[0]), found[1], found[2])
+                return found[0]
+            found = log.partials[key] = (Markup(kept[0]), kept[1], kept[2])
         log.replay(found[1], found[2])
         return found[0]
 
@@ -194,6 +202,25 @@ def install_site_functions(env: jinja2.Environment, site: Site, markdown: Markdo
     install_site_namespaces(env, site)
     install_resources(env, site)
     install_language_functions(env, site)
+
+
+# The variants a render kept for the next builds may have (a page is named by its key).
+_LASTING = (str, int, float, bool, type(None))
+
+
+def lasting_key(name: str, context: Any, variants: tuple, kwargs: dict) -> tuple | None:
+    """The key of a ``partial_cached`` render across builds: pages named by their key,
+    in its language; None when a variant is no page, string, number or None."""
+    named = []
+    for value in (*variants, *(kwargs[k] for k in sorted(kwargs))):
+        if type(value) is Page:
+            named.append(("@page", page_key(value)))
+        elif type(value) in _LASTING:
+            named.append(value)
+        else:
+            return None
+    own = context.site if type(context) is Page and context.site is not None else None
+    return name, tuple(named), tuple(sorted(kwargs)), own.lang if own is not None else ""
 
 
 def install_language_functions(env: jinja2.Environment, site: Site) -> None:

@@ -393,7 +393,7 @@ class LiveSite:
                 self.stale_content = set()
             numbers = ReadNumbers(store.index, None, [], view, store.pair_ids())
             for row in write_chunk(items):
-                path, status, reads, templates, stat, _ = row
+                path, status, reads, templates, stat, _, _ = row
                 if isinstance(status, SourceError):
                     errors.append(status)
                     continue
