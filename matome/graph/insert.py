@@ -60,19 +60,20 @@ def insertable(site: Site, page: Page, now: datetime) -> bool:
     if sum(p.kind == "page" for p in site.pages) != len(site.regular_pages):
         return False  # a page listed nowhere: the lists are not the site's pages in order
     for plural in config.taxonomies.values():
-        for key in filter(None, map(urlize, term_values(page, plural))):
-            term_page = _term_page(site, plural, key)
-            if term_page is None or _nested(site, plural, term_page):
+        keys = list(filter(None, map(urlize, term_values(page, plural))))
+        if not keys:
+            continue
+        term_pages = _term_pages(site, plural)
+        # A term in a tree of terms (``ui/ux`` below ``ui``): the term above lists the
+        # pages of those below.
+        above = {id(t.page.parent) for t in site.taxonomies[plural]}
+        for key in keys:
+            term_page = term_pages.get(key)
+            if term_page is None or term_page.parent is not site.taxonomy_pages[plural]:
+                return False
+            if id(term_page) in above:
                 return False
     return True
-
-
-def _nested(site: Site, plural: str, term_page: Page) -> bool:
-    """Whether a term is in a tree of terms (``ui/ux`` below ``ui``): the term above
-    lists the pages of those below."""
-    if term_page.parent is not site.taxonomy_pages[plural]:
-        return True
-    return any(t.page.parent is term_page for t in site.taxonomies[plural])
 
 
 def insert_pages(site: Site, pages: list[Page], now: datetime) -> Inserted | None:
@@ -154,9 +155,10 @@ def _link(site: Site, page: Page, now: datetime) -> set[Page]:
     _number(site, start, end)
     for plural in site.config.taxonomies.values():
         keys = dict.fromkeys(k for k in map(urlize, term_values(page, plural)) if k)
+        term_pages = _term_pages(site, plural) if keys else {}
         terms = []
         for key in keys:
-            term_page = _term_page(site, plural, key)
+            term_page = term_pages[key]
             term = _shared_term(plural, term_page)
             _insert(term_page.regular_pages, page)
             if term_page.pages is not term_page.regular_pages:
@@ -213,8 +215,12 @@ def _sections(site: Site) -> dict[str, Page]:
     }
 
 
-def _term_page(site: Site, plural: str, key: str) -> Page | None:
-    return next((t.page for t in site.taxonomies.get(plural, []) if t.page.term_key == key), None)
+def _term_pages(site: Site, plural: str) -> dict[str, Page]:
+    """The term pages of a taxonomy by their key (the first, for a key spelled twice)."""
+    pages: dict[str, Page] = {}
+    for term in site.taxonomies.get(plural, []):
+        pages.setdefault(term.page.term_key, term.page)
+    return pages
 
 
 def _shared_term(plural: str, term_page: Page) -> Term:
