@@ -101,6 +101,12 @@ class OutputRecord:
     size: int
     mtime_ns: int
 
+    def __reduce__(self) -> tuple:
+        # A call with the reads as bytes: the index loads one record per file (a dataclass
+        # is pickled as a dictionary of its fields, its array as a call of its own).
+        fields = (self.sig, self.reads.tobytes(), self.templates, self.size, self.mtime_ns)
+        return _output_record, fields
+
 
 @dataclass
 class PartialRecord:
@@ -127,6 +133,10 @@ class PartialRecord:
             return self.html
         data = blobs.get(self.blob)
         return data[self.at : self.at + self.size].decode() if data is not None else None
+
+
+def _output_record(sig: tuple, reads: bytes, *fields: Any) -> OutputRecord:
+    return OutputRecord(sig, array("I", reads), *fields)
 
 
 def _partial_record(reads: bytes, *fields: Any) -> PartialRecord:
