@@ -303,7 +303,8 @@ def write_outputs(
     # first chunk, not last, where the other worker would have nothing left to do.
     todo.sort(key=lambda item: item.kind != "sitemap")
     # A copy already published is two stats: workers are forked for renders only.
-    if sum(item.kind != "copy" for item in todo) < PARALLEL_THRESHOLD:
+    renders = sum(item.kind != "copy" for item in todo)
+    if renders < PARALLEL_THRESHOLD:
         workers = 1
     planned = {item.out_path: item for item in todo}
     files = {path: (record.size, record.mtime_ns) for path, record in kept.items()}
@@ -313,7 +314,7 @@ def write_outputs(
     same_templates.update((r.templates, r.templates) for r in fresh.partials.values())
     context.CURRENT.read_numbers = numbers.ids
     log = context.CURRENT.log
-    if sum(item.kind != "copy" for item in todo) >= KEEP_PARTIALS:
+    if renders >= KEEP_PARTIALS:
         # Enough files to be worth reading the kept partial renders, and keeping new ones.
         log.blobs = buildcache.partial_blobs(context.CURRENT.cache_folder, fresh.partials)
         if len(log.blobs) > buildcache.PARTIAL_FILES:
@@ -341,7 +342,7 @@ def write_outputs(
     log.blobs = {}
     context.CURRENT.read_numbers = {}
     fresh.outputs.update(kept)
-    report.rendered_outputs += sum(1 for item in todo if item.kind != "copy")
+    report.rendered_outputs += renders
     report.kept_outputs += len(kept)
     return set(files), files, errors
 
