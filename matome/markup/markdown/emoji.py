@@ -64,9 +64,20 @@ def _hugo_tables() -> tuple[dict[str, str], dict[str, str]]:
     return markdown, emojify
 
 
+@lru_cache(maxsize=1)
+def _markdown_names() -> frozenset[str]:
+    """The names Hugo's Markdown knows, from the table file alone: a name not among them
+    (most ``:word:`` a text holds, such as the ``:30:`` of a time) needs no emoji table,
+    whose making imports the package and reads its data."""
+    names = (line.split("\t", 2) for line in _HUGO_NAMES.read_text(encoding="utf-8").splitlines())
+    return frozenset(name for name, tables, *_ in names if "m" in tables)
+
+
 def emoji_for_name(name: str) -> str | None:
     """The emoji of a short name in Markdown (``thinking``), None for a name Hugo's
     Markdown does not know."""
+    if name not in _markdown_names():
+        return None
     return _hugo_tables()[0].get(name)
 
 
