@@ -9,8 +9,6 @@ nowhere), ``insertable`` says no and the graph is built anew.
 
 from __future__ import annotations
 
-import bisect
-import functools
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,11 +17,10 @@ from ..content.urls import urlize
 from ..errors import SourceError
 from ..formats import site_formats
 from .build_options import apply_build_options
-from .han_order import han_order
-from .order import sort_key, sort_pages
+from .order import sort_pages
 from .outputs import assign_outputs
 from .pagination import paginate
-from .patch import relink, resort
+from .patch import put_in_order, relink, resort
 from .paths import index_paths
 from .related import build_related, keywords_of
 from .sections import apply_cascade
@@ -63,15 +60,15 @@ def insertable(site: Site, page: Page, now: datetime) -> bool:
         keys = list(filter(None, map(urlize, term_values(page, plural))))
         if not keys:
             continue
-        term_pages = _term_pages(site, plural)
+        terms = _site_terms(site, plural)
         # A term in a tree of terms (``ui/ux`` below ``ui``): the term above lists the
         # pages of those below.
         above = {id(t.page.parent) for t in site.taxonomies[plural]}
         for key in keys:
-            term_page = term_pages.get(key)
-            if term_page is None or term_page.parent is not site.taxonomy_pages[plural]:
+            term = terms.get(key)
+            if term is None or term.page.parent is not site.taxonomy_pages[plural]:
                 return False
-            if id(term_page) in above:
+            if id(term.page) in above:
                 return False
     return True
 
@@ -116,7 +113,7 @@ def _renumber(site: Site, page: Page) -> None:
     the sections, and come before the taxonomies), in their order."""
     kinds = ("page", "taxonomy", "term")
     start = next((i for i, p in enumerate(site.pages) if p.kind in kinds), len(site.pages))
-    _insert(site.regular_pages, page)
+    put_in_order(site.regular_pages, page)
     at = start + site.regular_pages.index(page)
     site.pages.insert(at, page)
     _number(site, at, len(site.pages))
@@ -133,9 +130,9 @@ def _link(site: Site, page: Page, now: datetime) -> set[Page]:
     # Its section and each above: the section's own list holds the page, the others the
     # section, whose dates may now put it elsewhere among theirs.
     node = page.parent
-    _insert(node.pages, page)
+    put_in_order(node.pages, page)
     if node.pages is not node.regular_pages:
-        _insert(node.regular_pages, page)
+        put_in_order(node.regular_pages, page)
     moving: list[Page] = []
     while node is not None:
         _newer(node, page, now)
@@ -155,16 +152,16 @@ def _link(site: Site, page: Page, now: datetime) -> set[Page]:
     _number(site, start, end)
     for plural in site.config.taxonomies.values():
         keys = dict.fromkeys(k for k in map(urlize, term_values(page, plural)) if k)
-        term_pages = _term_pages(site, plural) if keys else {}
+        site_terms = _site_terms(site, plural) if keys else {}
         terms = []
         for key in keys:
-            term_page = term_pages[key]
+            term_page = site_terms[key].page
             term = _shared_term(plural, term_page)
-            _insert(term_page.regular_pages, page)
+            put_in_order(term_page.regular_pages, page)
             if term_page.pages is not term_page.regular_pages:
-                _insert(term_page.pages, page)
+                put_in_order(term_page.pages, page)
             _newer(term_page, page, now)
-            for one in (term, next(t for t in site.taxonomies[plural] if t.page is term_page)):
+            for one in (term, site_terms[key]):
                 one.count = len(term_page.pages)
             terms.append(term)
             touched.add(term_page)
@@ -191,11 +188,6 @@ def _number(site: Site, start: int, end: int) -> None:
         site.pages[i].index = i
 
 
-def _insert(pages: list[Page], page: Page) -> None:
-    """``page`` into ``pages``, a list in the default order."""
-    bisect.insort(pages, page, key=functools.partial(sort_key, han=han_order(page.lang)))
-
-
 def _newer(node: Page, page: Page, now: datetime) -> None:
     """A list page's dates with ``page`` among its pages (``take_dates``)."""
     if not node.dates_taken:
@@ -215,12 +207,13 @@ def _sections(site: Site) -> dict[str, Page]:
     }
 
 
-def _term_pages(site: Site, plural: str) -> dict[str, Page]:
-    """The term pages of a taxonomy by their key (the first, for a key spelled twice)."""
-    pages: dict[str, Page] = {}
+def _site_terms(site: Site, plural: str) -> dict[str, Term]:
+    """The terms of a taxonomy as the site lists them, by their page's key (the first,
+    for a key spelled twice)."""
+    terms: dict[str, Term] = {}
     for term in site.taxonomies.get(plural, []):
-        pages.setdefault(term.page.term_key, term.page)
-    return pages
+        terms.setdefault(term.page.term_key, term)
+    return terms
 
 
 def _shared_term(plural: str, term_page: Page) -> Term:

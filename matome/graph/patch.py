@@ -77,7 +77,12 @@ def resort(pages: list[Page], retitled: list[Page]) -> None:
             pages.remove(page)
             moving.append(page)
     for page in moving:
-        bisect.insort(pages, page, key=functools.partial(sort_key, han=han_order(page.lang)))
+        put_in_order(pages, page)
+
+
+def put_in_order(pages: list[Page], page: Page) -> None:
+    """``page`` into ``pages``, a list in the default order."""
+    bisect.insort(pages, page, key=functools.partial(sort_key, han=han_order(page.lang)))
 
 
 def renumber(site: Site) -> dict[int, int]:
