@@ -121,8 +121,7 @@ def taken_graph(
         graph.reordered = True
         graph.reranked = inserted.reranked
         graph.inserted = added.pages
-        due = [d for d in (changes.last.next_change, added.next_change) if d is not None]
-        graph.next_change = min(due, default=None)
+        graph.next_change = _sooner(changes.last.next_change, added.next_change)
         return graph
     patched = snapshot.apply(snap.site, edits, changes.now)
     reordered: set[Page] = set()
@@ -169,8 +168,7 @@ def reloaded(changes: Changes, last: LoadResult) -> LoadResult | None:
         result = reload_page(changes.config, last.pages[known[path]], changes.now)
         fresh.errors += result.errors
         fresh.warnings += result.warnings
-        due = [d for d in (fresh.next_change, result.next_change) if d is not None]
-        fresh.next_change = min(due, default=None)
+        fresh.next_change = _sooner(fresh.next_change, result.next_change)
         pages[known[path]] = result.pages[0] if result.pages else None  # a draft now
     fresh.pages = [p for p in pages if p is not None]
     return fresh
@@ -251,8 +249,7 @@ def added_pages(changes: Changes, store: DiskStore, added: set[str]) -> LoadResu
             return None
         result.pages += one.pages
         result.warnings += one.warnings
-        due = [d for d in (result.next_change, one.next_change) if d is not None]
-        result.next_change = min(due, default=None)
+        result.next_change = _sooner(result.next_change, one.next_change)
     # Every other file added is a resource of a new leaf bundle.
     bundles = tuple(
         f"{os.path.dirname(p.file.filename)}{os.sep}"
@@ -264,3 +261,8 @@ def added_pages(changes: Changes, store: DiskStore, added: set[str]) -> LoadResu
     ):
         return None
     return result
+
+
+def _sooner(one: datetime | None, other: datetime | None) -> datetime | None:
+    """The earlier of two moments a page falls due or expires (None: never)."""
+    return min((d for d in (one, other) if d is not None), default=None)
