@@ -154,9 +154,9 @@ def last_reads_now(
 
 def same_terms(cache: BuildCache, view: GraphView, edited: set[str]) -> set[str]:
     """The term pages whose every read returns what it did: those of no ``_index`` file
-    that list the same pages as before, none of them ``edited``. What a term page shows of itself (its title,
-    dates, pagers) comes from its pages' front matter, in their order; what it shows of
-    each page is that page's own reads."""
+    that list the same pages as before, none of them ``edited``. What a term page shows of
+    itself (its title, dates, pagers) comes from its pages' front matter, in their order;
+    what it shows of each page is that page's own reads."""
     pairs, values = cache.pairs, cache.values
     found = set()
     for i in compress(range(len(pairs)), map(_PAGES, map(_ATTR, pairs))):  # in C: reads are many
@@ -311,7 +311,6 @@ def write_outputs(
     errors: list[SourceError] = []
     # A few sets of templates for all the files: one object each, pickled and loaded once.
     same_templates = {record.templates: record.templates for record in kept.values()}
-    same_templates.update((r.templates, r.templates) for r in fresh.partials.values())
     context.CURRENT.read_numbers = numbers.ids
     log = context.CURRENT.log
     if renders >= KEEP_PARTIALS:
@@ -320,6 +319,7 @@ def write_outputs(
         if len(log.blobs) > buildcache.PARTIAL_FILES:
             fresh.partials = buildcache.gathered_partials(fresh.partials, log.blobs)
         log.kept, log.pairs, log.made = fresh.partials, fresh.pairs, []
+        same_templates.update((r.templates, r.templates) for r in fresh.partials.values())
     rows = map_chunks(write_chunk, todo, workers, progress, "Writing files")
     for path, status, reads, templates, stat, warned, partials in rows:
         add_once(report.warnings, warned)
