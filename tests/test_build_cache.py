@@ -90,6 +90,12 @@ def tree(root: Path) -> dict[str, bytes]:
     }
 
 
+def saved_cache(site: Path) -> tuple[Path, buildcache.BuildCache]:
+    """The site's cache folder and the cache index the last build saved there."""
+    folder = buildcache.cache_folder(site)
+    return folder, buildcache.load(folder, buildcache.fingerprint(load_config(site, Flags())))
+
+
 def assert_same_as_cold(site: Path, warm_out: Path, tmp_path: Path) -> None:
     """The warm build's output is byte for byte a build's without the cache."""
     cold_out = tmp_path / "cold"
@@ -517,9 +523,7 @@ def test_reads_that_no_file_makes_any_more_leave_the_cache(built, tmp_path):
     for n in range(10, ARTICLES):
         (site / f"content/posts/a{n:02d}/index.md").unlink()
     run(site, out, clean=True)
-    cache = buildcache.load(
-        buildcache.cache_folder(site), buildcache.fingerprint(load_config(site, Flags()))
-    )
+    _, cache = saved_cache(site)
     used = set().union(*(record.reads for record in cache.outputs.values()))
     assert used == set(range(len(cache.pairs))) and len(cache.values) == len(cache.pairs)
     edit(site / "content/posts/a05/index.md", "コメント 5 の本文", "書き換えた本文")
@@ -609,9 +613,7 @@ def test_a_page_text_read_by_a_file_is_not_kept_by_the_read_log(built):
 
 def test_every_list_that_shows_a_cached_card_records_what_the_card_read(built):
     site, out = built
-    cache = buildcache.load(
-        buildcache.cache_folder(site), buildcache.fingerprint(load_config(site, Flags()))
-    )
+    _, cache = saved_cache(site)
     title = cache.pairs.index(("posts/a01/index.md", "title"))
     # Article 1's card is rendered once per worker batch and level, shown by many files.
     showing = [
@@ -1027,11 +1029,6 @@ def test_an_article_added_with_git_info_builds_the_graph_anew_with_its_commit(si
 
 
 # --- partial renders kept for the next builds (a list's article cards) ---
-def kept_partials(site: Path) -> tuple[Path, buildcache.BuildCache]:
-    folder = buildcache.cache_folder(site)
-    return folder, buildcache.load(folder, buildcache.fingerprint(load_config(site, Flags())))
-
-
 def card_of(cache: buildcache.BuildCache, key: str, level: int) -> buildcache.PartialRecord:
     """The kept card of the page ``key`` at this heading level."""
     (record,) = [
@@ -1048,7 +1045,7 @@ def newest(n: int) -> str:
 
 def test_a_card_kept_by_the_last_build_is_used_again_until_what_it_read_changes(built, tmp_path):
     site, out = built
-    folder, cache = kept_partials(site)
+    folder, cache = saved_cache(site)
     record = card_of(cache, "posts/a03/index.md", 2)
     path = folder / buildcache.PARTIALS_DIR / f"{record.blob}.html"
     data = path.read_bytes()
@@ -1088,7 +1085,7 @@ def test_kept_cards_follow_the_reads_numbered_anew(built, tmp_path):
     for n in range(10, ARTICLES):
         (site / f"content/posts/a{n:02d}/index.md").unlink()
     run(site, out, clean=True)  # most reads made by no file: the rest numbered anew
-    folder, cache = kept_partials(site)
+    _, cache = saved_cache(site)
     assert card_of(cache, "posts/a03/index.md", 2)
     used = set().union(*(record.reads for record in cache.outputs.values()))
     assert all(used.issuperset(record.reads) for record in cache.partials.values())
@@ -1105,14 +1102,14 @@ def test_kept_cards_in_many_files_are_gathered_into_one(built, tmp_path, monkeyp
     for n in (100, 101, 102):  # each writes its new card to a file of its own
         write(site / f"content/posts/new{n}/index.md", newest(n))
         run(site, out)
-    folder, cache = kept_partials(site)
+    _, cache = saved_cache(site)
     assert len({record.blob for record in cache.partials.values()}) == 2  # gathered, and new
     assert_same_as_cold(site, out, tmp_path)
 
 
 def test_a_file_of_kept_cards_cut_short_is_not_used(built, tmp_path):
     site, out = built
-    folder, cache = kept_partials(site)
+    folder, _ = saved_cache(site)
     (path,) = (folder / buildcache.PARTIALS_DIR).glob("*.html")
     path.write_bytes(path.read_bytes()[:100])
     write(site / "content/posts/new/index.md", newest(100))
