@@ -126,7 +126,7 @@ def search_at(browser, url: str, query: str, may_be_unindexed: bool = False) -> 
     return links
 
 
-@pytest.mark.parametrize("layout", ["one bundle and recent changes", "small bundles only"])
+@pytest.mark.parametrize("layout", ["one bundle and young ones", "small bundles only"])
 def test_search_finds_what_articles_say_after_edits_additions_and_deletions(
     browser, site, tmp_path, monkeypatch, layout
 ):
@@ -224,7 +224,7 @@ def test_a_site_published_anew_over_its_cache_has_its_whole_index(site, tmp_path
     assert "/posts/a1/" in fragments(out)
 
 
-def test_a_title_edit_makes_only_the_recent_bundle(site, tmp_path):
+def test_a_title_edit_makes_only_a_young_bundle(site, tmp_path):
     out = tmp_path / "out"
     run(site, out)
     first = manifest(out)
@@ -235,7 +235,7 @@ def test_a_title_edit_makes_only_the_recent_bundle(site, tmp_path):
     second = manifest(out)
     assert second["bundles"][:-1] == first["bundles"]  # the large bundle stays as it was
     assert len(second["hidden"]) == 1
-    # Changed back: the large bundle's copy is right again; no recent bundle, nothing hidden.
+    # Changed back: the large bundle's copy is right again; no young bundle, nothing hidden.
     path.write_text(path.read_text("utf-8").replace("鳥たちの記事", "鳥の記事"), "utf-8")
     assert run(site, out).search_indexed == 0
     assert manifest(out) == first
@@ -256,13 +256,51 @@ def test_too_many_changes_make_again_only_the_bundles_that_hold_most_of_them(
         write_article(site, name, title, day, f"{title}の新しい話。")
     report = run(site, out)
     # Three changes: the first bundle (two of them) is made again, the third goes to a
-    # recent bundle and the second bundle's old copy of it is hidden.
+    # young bundle and the second bundle's old copy of it is hidden.
     assert report.search_indexed == 3
     bundles_now = manifest(out)["bundles"]
     assert len(bundles_now) == 3 and bundles_now[1] == second and first not in bundles_now
     state = json.loads((site / ".matome-cache/search/state.json").read_text())
-    assert list(state["recent"]["pages"]) == ["/posts/a3/"]
+    assert [list(b["pages"]) for b in state["young"]] == [["/posts/a3/"]]
     assert manifest(out)["hidden"] == [state["bundles"][1]["fragments"]["/posts/a3/"]]
+
+
+def young_bundles(site: Path) -> list[list[str]]:
+    state = json.loads((site / ".matome-cache/search/state.json").read_text())
+    return [sorted(b["pages"]) for b in state["young"]]
+
+
+def test_a_build_indexes_its_own_changes_and_takes_in_only_young_bundles_no_larger(
+    browser, site, tmp_path
+):
+    """The young bundles grow as a binary counter: a build's new bundle takes in the
+    newest young bundles that hold no more articles than it, not every change since the
+    large bundle was made."""
+    out = tmp_path / "out"
+    run(site, out)
+    steps = [
+        ("a1", 1, [["/posts/a1/"]]),
+        ("a2", 2, [["/posts/a1/", "/posts/a2/"]]),  # takes in [a1]
+        ("a3", 1, [["/posts/a1/", "/posts/a2/"], ["/posts/a3/"]]),
+        # a3 again: its young bundle shows nothing now, and is dropped.
+        ("a3", 1, [["/posts/a1/", "/posts/a2/"], ["/posts/a3/"]]),
+        ("a5", 4, [["/posts/a1/", "/posts/a2/", "/posts/a3/", "/posts/a5/"]]),
+    ]
+    for n, (name, indexed, young) in enumerate(steps):
+        day = int(name[1])
+        write_article(site, name, f"記事{day}", day, f"改訂{n}番の合言葉です。")
+        assert run(site, out).search_indexed == indexed, name
+        assert young_bundles(site) == young, name
+        listed = {b.rstrip("/") for b in manifest(out)["bundles"]}
+        assert {p.name for p in (out / "pagefind").iterdir() if p.is_dir()} == listed
+    # The large bundle's old copies of a1, a2 and a3 are hidden (the young bundles that
+    # held older ones are gone): each word finds its article's newest text.
+    assert len(manifest(out)["hidden"]) == 3
+    assert search(browser, out, "改訂3番") == ["/posts/a3/"]
+    assert search(browser, out, "改訂2番") == []
+    assert search(browser, out, "改訂4番") == ["/posts/a5/"]
+    assert search(browser, out, "量子もつれ鍋") == []
+    assert search(browser, out, "クジラ") == ["/posts/a4/"]
 
 
 def emptying_pagefind(tmp_path: Path, out: Path, times: int) -> Path:
@@ -320,7 +358,7 @@ def test_another_pagefind_makes_every_bundle_again(site, tmp_path, monkeypatch):
     monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(wrapper))
     assert run(site, out).search_indexed == 4
     write_article(site, "a2", "鳥の記事", 2, "もう一つの言葉。")
-    assert run(site, out).search_indexed == 1  # the same version: the recent bundle only
+    assert run(site, out).search_indexed == 1  # the same version: a young bundle only
 
 
 def test_a_failed_build_leaves_the_published_index_and_its_state_as_they_were(site, tmp_path):

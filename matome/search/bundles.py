@@ -1,12 +1,17 @@
-"""The search index as Pagefind bundles: a few large ones, and one small one for recent changes.
+"""The search index as Pagefind bundles: a few large ones, and small *young* ones for
+the articles changed since.
 
 ``pagefind/`` holds one folder per bundle (a complete Pagefind index of some
 articles) and ``matome-search.json``, which lists the bundles and, by Pagefind's
 fragment id, the results the search box hides. A published bundle never changes:
-an edited or new article goes into the small *recent* bundle, made again from its
-few articles, and the large bundle's copy of it is hidden; a deleted article is
-hidden the same way. Once the changes outgrow ``RECENT_PAGES`` articles, the large
-bundles that hold most of them are made again (the others stay in the recent bundle).
+the articles a build changed or added go into a new young bundle, and the older
+copies of them are hidden; a deleted article is hidden the same way. The new young
+bundle takes in the newest young bundles while they hold no more articles than it
+(a binary counter's carry): a build indexes its own changes and, now and then, those
+of a few builds before, never all the changes since the large bundles, and there are
+at most a few young bundles for a query to read. Once the changes outgrow
+``RECENT_PAGES`` articles, the large bundles that hold most of them are made again
+(the others go into one young bundle).
 
 A large bundle holds ``BUNDLE_PAGES`` articles at most, in date order. For each
 character of a query the browser fetches a part of every bundle (one Pagefind chunk,
@@ -101,7 +106,7 @@ class SearchUpdate:
 @dataclass
 class _Plan:
     bundles: list[Bundle]  # the large bundles after this build
-    recent: Bundle | None
+    young: list[Bundle]
     todo: list[tuple[Bundle, list[SearchPage]]] = field(default_factory=list)  # to make
 
 
@@ -134,22 +139,22 @@ def plan_index(pages: list[SearchPage], published: Path, cache_dir: Path) -> Ind
     old = load_state(cache_dir)
     prints = _Fingerprints(pages, old.texts)
     bundles = [b for b in old.bundles if _intact(b, published)]
-    recent = old.recent if old.recent is not None and _intact(old.recent, published) else None
-    return IndexPlan(old, prints, _plan(bundles, recent, pages, prints), published, cache_dir)
+    young = [b for b in old.young if _intact(b, published)]
+    return IndexPlan(old, prints, _plan(bundles, young, pages, prints), published, cache_dir)
 
 
 def make_index(
     planned: IndexPlan, staging: Path, workers: int, hold: Callable[[], None] | None = None
 ) -> SearchUpdate:
     """``update_index``'s making, once planned; ``hold`` is called before a large bundle
-    is made (the recent one is made at once).
+    is made (a young one is made at once).
 
     Raises PagefindError when Pagefind fails."""
     old, prints, plan = planned.old, planned.prints, planned.plan
     published, cache_dir = planned.published, planned.cache_dir
     target = staging / OUTPUT_DIR
-    _build(plan.todo, target, prints, workers, plan.recent, hold)
-    state = SearchState(old.key, plan.bundles, plan.recent, prints.texts)
+    _build(plan.todo, target, prints, workers, plan.young, hold)
+    state = SearchState(old.key, plan.bundles, plan.young, prints.texts)
     written = {
         f"{OUTPUT_DIR}/{bundle.name}/{rel}": (size, mtime)
         for bundle, _ in plan.todo
@@ -176,11 +181,11 @@ def make_index(
 
 
 def _plan(
-    bundles: list[Bundle], recent: Bundle | None, pages: list[SearchPage], prints: _Fingerprints
+    bundles: list[Bundle], young: list[Bundle], pages: list[SearchPage], prints: _Fingerprints
 ) -> _Plan:
     current = {page.url: page for page in pages}
     if not bundles:  # the first build, or every bundle is gone
-        plan = _Plan([], None)
+        plan = _Plan([], [])
         for part in _partition(sorted(pages, key=_order)):
             bundle = Bundle(_new_name())
             plan.bundles.append(bundle)
@@ -194,16 +199,10 @@ def _plan(
     pending = [page for page in pages if page.url not in placed]
     gone = sum(1 for b in bundles for url in b.pages if url not in current)
     if len(pending) + gone <= RECENT_PAGES:
-        wanted = {page.url: prints.of(page) for page in pending}
-        if recent is not None and recent.pages == wanted:
-            return _Plan(bundles, recent)
-        if not pending:
-            return _Plan(bundles, None)
-        bundle = Bundle(_new_name())
-        return _Plan(bundles, bundle, [(bundle, sorted(pending, key=_order))])
-    # Too many changes for the recent bundle: the large bundles that hold most of them are
-    # made again (down to half of RECENT_PAGES left, so that the next builds do not come
-    # back here at once). A new article joins the last bundle while it has room.
+        return _grown(bundles, young, pending, placed, same)
+    # Too many changes for the young bundles: the large bundles that hold most of them
+    # are made again (down to half of RECENT_PAGES left, so that the next builds do not
+    # come back here at once). A new article joins the last bundle while it has room.
     homes = {url: i for i, b in enumerate(bundles) for url in b.pages}
     parts = [[current[url] for url in b.pages if url in current] for b in bundles]
     changes = [sum(1 for url in b.pages if not same(b, url)) for b in bundles]
@@ -220,7 +219,7 @@ def _plan(
             break
         redo.add(i)
         left -= changes[i]
-    plan = _Plan([], None)
+    plan = _Plan([], [])
     for i, part in enumerate(parts):
         if i < len(bundles) and i not in redo:
             plan.bundles.append(bundles[i])
@@ -231,9 +230,38 @@ def _plan(
     absorbed = {page.url for i in redo for page in parts[i]}
     rest = sorted((page for page in pending if page.url not in absorbed), key=_order)
     if rest:
-        plan.recent = Bundle(_new_name())
-        plan.todo.append((plan.recent, rest))
+        plan.young.append(Bundle(_new_name()))
+        plan.todo.append((plan.young[0], rest))
     return plan
+
+
+def _grown(
+    bundles: list[Bundle],
+    young: list[Bundle],
+    pending: list[SearchPage],
+    placed: set[str],
+    same: Callable[[Bundle, str], bool],
+) -> _Plan:
+    """The young bundles after a build whose changes they can hold (``pending``: the
+    articles no large bundle has as they are now). A young bundle stays while it shows
+    an article; the articles none shows go into a new one, which takes in the newest
+    young bundles no larger than it."""
+    kept: list[Bundle] = []
+    shown: dict[str, list[str]] = {}
+    for bundle in young:
+        held = [url for url in bundle.pages if url not in placed and same(bundle, url)]
+        if held:
+            kept.append(bundle)
+            shown[bundle.name] = held
+    held_urls = {url for urls in shown.values() for url in urls}
+    take = [page for page in pending if page.url not in held_urls]
+    if not take:
+        return _Plan(bundles, kept)
+    by_url = {page.url: page for page in pending}
+    while kept and len(shown[kept[-1].name]) <= len(take):
+        take += [by_url[url] for url in shown[kept.pop().name]]
+    bundle = Bundle(_new_name())
+    return _Plan(bundles, [*kept, bundle], [(bundle, sorted(take, key=_order))])
 
 
 def _partition(pages: list[SearchPage]) -> list[list[SearchPage]]:
@@ -306,12 +334,12 @@ def _build(
     target: Path,
     prints: _Fingerprints,
     workers: int,
-    recent: Bundle | None,
+    young: list[Bundle],
     hold: Callable[[], None] | None,
 ) -> None:
     """Make the bundles of ``todo``, the largest first, on up to ``workers`` Pagefind
     processes at once (one writing while the others index), calling ``hold`` before each
-    bundle but ``recent``; raise the first failure once every process has stopped."""
+    large bundle; raise the first failure once every process has stopped."""
     if not todo:
         return
     queue = sorted(todo, key=lambda item: -len(item[1]))
@@ -326,7 +354,7 @@ def _build(
                     return
                 bundle, part = queue.pop(0)
             try:
-                if hold is not None and bundle is not recent:
+                if hold is not None and all(bundle is not b for b in young):
                     hold()
                 for _ in range(ATTEMPTS):
                     # A process per bundle: one that has written a bundle keeps its memory.
@@ -434,9 +462,9 @@ def _fragment_ids(folder: Path) -> dict[str, str]:
 # --- the manifest --------------------------------------------------------------------
 def _manifest(state: SearchState, prints: _Fingerprints) -> bytes:
     """The bundles for the search box to merge (the first one's pagefind.js runs them)
-    and the results to hide: large bundles' copies of what changed or is gone."""
+    and the results to hide: the copies of what changed since or is gone."""
     hidden = set()
-    for bundle in state.bundles:
+    for bundle in state.all_bundles():
         for url, print_ in bundle.pages.items():
             if prints.current(url) != print_:
                 hidden.add(bundle.fragments[url])

@@ -21,7 +21,7 @@ from . import tokens
 from .service import pagefind_binary
 
 STATE_FILE = "state.json"
-FORMAT = "1"
+FORMAT = "2"
 
 
 @dataclass
@@ -36,11 +36,13 @@ class Bundle:
 class SearchState:
     key: str  # what the bundles depend on besides the articles; another key: all made again
     bundles: list[Bundle] = field(default_factory=list)  # the large ones, in date order
-    recent: Bundle | None = None  # the articles changed since their large bundle was made
+    # The articles changed since their large bundle was made, in small bundles, the
+    # largest and oldest first.
+    young: list[Bundle] = field(default_factory=list)
     texts: dict[str, list[str]] = field(default_factory=dict)  # url -> [text version, digest]
 
     def all_bundles(self) -> list[Bundle]:
-        return self.bundles + ([self.recent] if self.recent is not None else [])
+        return self.bundles + self.young
 
 
 def current_key() -> str:
@@ -66,11 +68,10 @@ def load_state(cache_dir: Path) -> SearchState:
         data = json.loads((cache_dir / STATE_FILE).read_text(encoding="utf-8"))
         if data.get("key") != key:
             return SearchState(key)
-        recent = data.get("recent")
         return SearchState(
             key,
             [Bundle(**b) for b in data["bundles"]],
-            Bundle(**recent) if recent else None,
+            [Bundle(**b) for b in data["young"]],
             data["texts"],
         )
     except (OSError, ValueError, KeyError, TypeError):
@@ -85,7 +86,7 @@ def save_state(cache_dir: Path, state: SearchState) -> None:
     data = {
         "key": state.key,
         "bundles": [_fields(b) for b in state.bundles],
-        "recent": _fields(state.recent) if state.recent is not None else None,
+        "young": [_fields(b) for b in state.young],
         "texts": state.texts,
     }
     tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
