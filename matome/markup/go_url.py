@@ -263,23 +263,27 @@ def _host(host: str) -> str:
 
 # What html/template's URL normaliser lets through as it is ("%" when it starts an escape).
 _NORMAL = _ALNUM | frozenset(b"!#$&*+,/:;=?@[]-._~")
-# Go's html/template escapes these in text and attributes ('+' too: c++ is c&#43;&#43;).
-_ATTRIBUTE_ESCAPES = str.maketrans(
-    {
-        "\0": "\ufffd",
-        '"': "&#34;",
-        "&": "&amp;",
-        "'": "&#39;",
-        "+": "&#43;",
-        "<": "&lt;",
-        ">": "&gt;",
-    }
+# Go's html/template escapes these in text and attributes ('+' too: c++ is c&#43;&#43;);
+# "&" first, as the others bring one in.
+_ATTRIBUTE_ESCAPES = (
+    ("&", "&amp;"),
+    ("\0", "\ufffd"),
+    ('"', "&#34;"),
+    ("'", "&#39;"),
+    ("+", "&#43;"),
+    ("<", "&lt;"),
+    (">", "&gt;"),
 )
 
 
 def attribute_text(text: str) -> str:
     """A value as html/template writes it in a quoted attribute (or as text)."""
-    return text.translate(_ATTRIBUTE_ESCAPES)
+    # One replace per character (in C) rather than ``str.translate`` with a table, which
+    # looks up every character of a text with any non-ASCII one in Python.
+    for char, escaped in _ATTRIBUTE_ESCAPES:
+        if char in text:
+            text = text.replace(char, escaped)
+    return text
 
 
 def url_attribute(url: str) -> str:
