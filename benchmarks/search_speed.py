@@ -23,6 +23,10 @@ commits a word: one input event. For each: the bytes the server sent from openin
 box until its index was loaded, the bytes sent for the query until its results were
 shown, the time from the input to the results, and whether the article was found. The
 server sends files as static hosts do: text (the HTML, the scripts) gzipped.
+
+Then ``--commits`` builds in a row, as a blog's CI runs them (an article added, then a
+fix to it, and so on): each build's time against Hugo's cold build and the articles
+Pagefind indexed for it, and the search box again on what they left.
 """
 
 from __future__ import annotations
@@ -64,14 +68,19 @@ _BODY = re.compile(r'matomeQuote body="((?:[^"\\]|\\.)*)"')
 _CJK_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{5,}|[\u4e00-\u9fff]{4,}")  # a loanword, a compound
 
 
-def timed_build(tool: Tool, stages: list[float]) -> Run:
-    """``tool``'s build, its ``--verbose`` summary read for the time of the search index."""
+def timed_build(tool: Tool, stages: list[float], indexed: list[int] | None = None) -> Run:
+    """``tool``'s build, its ``--verbose`` summary read for the time of the search index
+    (and, given ``indexed``, the number of articles Pagefind indexed)."""
     command = [arg for arg in tool.command() if arg != "--quiet"] + ["--verbose"]
     with tempfile.TemporaryFile("w+", encoding="utf-8") as output:
         run = measure(command, stdout=output)
         output.seek(0)
-        found = re.search(r"search index ([\d.]+) s", output.read())
+        said = output.read()
+    found = re.search(r"search index ([\d.]+) s", said)
     stages.append(float(found.group(1)) if found else 0.0)
+    if indexed is not None:
+        found = re.search(r"Pagefind indexed (\d+) article", said)
+        indexed.append(int(found.group(1)) if found else 0)
     return run
 
 
@@ -231,9 +240,10 @@ def median(runs: list[Run], field: str) -> float:
     return statistics.median(getattr(r, field) for r in runs)
 
 
-def report(work: Path, site: Path, rounds: int, word_count: int) -> list[str]:
+def report(work: Path, site: Path, rounds: int, word_count: int, commits: int) -> list[str]:
     """The benchmark's lines: ``rounds`` of cold, edit and add builds of ``site`` in ``work``, then
-    ``word_count`` words searched in Chromium."""
+    ``word_count`` words searched in Chromium; then ``commits`` builds in a row
+    (``series``) and the words searched again."""
     words = unique_words(site, word_count)
     matome_site = work / "matome-site"
     shutil.copytree(site, matome_site)
@@ -272,9 +282,17 @@ def report(work: Path, site: Path, rounds: int, word_count: int) -> list[str]:
             f"| {scenario} | {wall:.2f} s | {wall / hugo_cold:.3f} | {median(runs, 'cpu'):.1f} s"
             f" | {peak:.0f} MiB | {peak / hugo_peak:.2f} | {statistics.median(search[scenario]):.2f} s |"
         )
-    rows = query_in_chromium(matome.out, words)
-    lines += ["", "| word (in one comment of one article) | found | results | opening the box"
-              " | first query | query to results |", "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+    lines += query_table(query_in_chromium(matome.out, words))
+    if commits:
+        lines += series(matome, commits, hugo_cold)
+        lines += ["", f"The search box after these {commits} commits:"]
+        lines += query_table(query_in_chromium(matome.out, words))
+    return lines
+
+
+def query_table(rows: list[dict]) -> list[str]:
+    lines = ["", "| word (in one comment of one article) | found | results | opening the box"
+             " | first query | query to results |", "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
     for row in rows:
         lines.append(
             f"| {row['word']} | {'yes' if row['found'] else 'NO'} | {row['results']}"
@@ -289,15 +307,51 @@ def report(work: Path, site: Path, rounds: int, word_count: int) -> list[str]:
     return lines
 
 
+def series(matome: Tool, commits: int, hugo_cold: float) -> list[str]:
+    """A blog's commits one after the other, each built: an article added, then a
+    sentence added to it (the author's fix), and so on. Each build's time and the
+    articles Pagefind indexed for it: the young bundles take each build's changes until
+    the large bundle that holds most of them is made again."""
+    walls, indexed, stages = [], [], []
+    added = None
+    for n in range(commits):
+        if n % 2 == 0:
+            added = add_one_article(matome.site, 100 + n)
+        else:
+            text = added.read_text(encoding="utf-8")
+            at = text.index('body="') + len('body="')
+            added.write_text(f"{text[:at]}直した{n}。{text[at:]}", encoding="utf-8")
+        walls.append(timed_build(matome, stages, indexed).wall)
+    state = json.loads((matome.site / ".matome-cache/search/state.json").read_text())
+    young = [len(bundle["pages"]) for bundle in state["young"]]
+    slow = [i for i, wall in enumerate(walls) if wall > 2 * statistics.median(walls)]
+    return [
+        "",
+        f"{commits} commits in a row (an article added, then fixed, and so on), each built:",
+        "",
+        "| builds | median | vs hugo cold | largest | articles indexed (median, largest)"
+        " | builds slower than twice the median |",
+        "| --- | --- | --- | --- | --- | --- |",
+        f"| {commits} | {statistics.median(walls):.2f} s"
+        f" | {statistics.median(walls) / hugo_cold:.3f} | {max(walls):.2f} s"
+        f" | {statistics.median(indexed):.0f}, {max(indexed)} | {len(slow)}"
+        f" ({', '.join(f'{walls[i]:.1f} s, {indexed[i]} indexed' for i in slow) or 'none'}) |",
+        f"young bundles at the end: {young} articles; per build, indexed: {indexed}",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", type=Path, help="a site folder or a .tar.xz of one")
     parser.add_argument("--runs", type=int, default=3, help="runs per scenario")
     parser.add_argument("--words", type=int, default=5, help="words searched in Chromium")
+    parser.add_argument(
+        "--commits", type=int, default=40, help="builds in a row after the runs (0: none)"
+    )
     parser.add_argument("--out", type=Path, help="keep the work folder here (default: temporary)")
     args = parser.parse_args()
     with work_folder(args.site, args.out, "matome-search-bench-") as (work, site):
-        print("\n".join(report(work, site, args.runs, args.words)))
+        print("\n".join(report(work, site, args.runs, args.words, args.commits)))
 
 
 if __name__ == "__main__":
