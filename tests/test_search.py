@@ -303,6 +303,29 @@ def test_a_build_indexes_its_own_changes_and_takes_in_only_young_bundles_no_larg
     assert search(browser, out, "クジラ") == ["/posts/a4/"]
 
 
+def test_changes_past_the_limit_fold_the_young_bundles_into_the_large_one(
+    browser, site, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(bundles, "RECENT_PAGES", 3)
+    out = tmp_path / "out"
+    run(site, out)
+    for n, name in enumerate(["a1", "a2", "a3"]):
+        day = int(name[1])
+        write_article(site, name, f"記事{day}", day, f"第{n}版の合言葉です。")
+        run(site, out)
+    assert young_bundles(site) == [["/posts/a1/", "/posts/a2/"], ["/posts/a3/"]]
+    write_article(site, "a5", "記事5", 5, "五番目の合言葉です。")
+    report = run(site, out)
+    # Four changes: the large bundle is made again with all of them; no young bundle is left.
+    assert report.search_indexed == 5
+    assert young_bundles(site) == [] and manifest(out)["hidden"] == []
+    assert len(manifest(out)["bundles"]) == 1
+    assert search(browser, out, "第0版") == ["/posts/a1/"]
+    assert search(browser, out, "第2版") == ["/posts/a3/"]
+    assert search(browser, out, "五番目") == ["/posts/a5/"]
+    assert search(browser, out, "クジラ") == ["/posts/a4/"]
+
+
 def emptying_pagefind(tmp_path: Path, out: Path, times: int) -> Path:
     """A Pagefind that, the first ``times`` times it runs as a service, leaves a bundle's
     ``pagefind-entry.json`` empty once it has exited (as a busy machine has seen)."""
