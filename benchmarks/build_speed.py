@@ -185,11 +185,16 @@ def without_search(site: Path) -> None:
     path.write_text("enableSearch = false\n")
 
 
+def first_comment_begun(text: str, words: str) -> str:
+    """An article's text with ``words`` put at the start of its first comment."""
+    at = text.index('body="') + len('body="')
+    return f"{text[:at]}{words}{text[at:]}"
+
+
 def edit_one_article(site: Path, n: int) -> None:
     path = articles(site)[0]
     text = path.read_text(encoding="utf-8")
-    at = text.index('body="') + len('body="')
-    path.write_text(f"{text[:at]}追記{n}回目。{text[at:]}", encoding="utf-8")
+    path.write_text(first_comment_begun(text, f"追記{n}回目。"), encoding="utf-8")
 
 
 def add_article(site: Path, n: int) -> None:

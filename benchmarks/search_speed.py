@@ -56,6 +56,7 @@ from build_speed import (  # noqa: E402
     Tool,
     articles,
     edit_one_article,
+    first_comment_begun,
     machine,
     measure,
     without_search,
@@ -92,8 +93,7 @@ def add_one_article(site: Path, n: int) -> Path:
     text = source.read_text(encoding="utf-8")
     text = re.sub(r"(?m)^title = '(.*)'$", rf"title = '\1（追加{n}）'", text, count=1)
     text = re.sub(r"(?m)^date = '.*'$", "date = '2025-12-31T00:00:00'", text, count=1)
-    at = text.index('body="') + len('body="')
-    target.write_text(f"{text[:at]}追加された記事{n}の言葉。{text[at:]}", encoding="utf-8")
+    target.write_text(first_comment_begun(text, f"追加された記事{n}の言葉。"), encoding="utf-8")
     return target
 
 
@@ -319,8 +319,7 @@ def series(matome: Tool, commits: int, hugo_cold: float) -> list[str]:
             added = add_one_article(matome.site, 100 + n)
         else:
             text = added.read_text(encoding="utf-8")
-            at = text.index('body="') + len('body="')
-            added.write_text(f"{text[:at]}直した{n}。{text[at:]}", encoding="utf-8")
+            added.write_text(first_comment_begun(text, f"直した{n}。"), encoding="utf-8")
         walls.append(timed_build(matome, stages, indexed).wall)
     state = json.loads((matome.site / ".matome-cache/search/state.json").read_text())
     young = [len(bundle["pages"]) for bundle in state["young"]]

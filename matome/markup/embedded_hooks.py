@@ -26,7 +26,7 @@ from typing import Any
 
 from ..content.coerce import float_string
 from ..graph.paths import RefIndex, index_refs, resolve_ref
-from .go_url import GoURL, URLError, attribute_text, parse_url, url_attribute
+from .go_url import GoURL, URLError, attribute_text, parse_url, replace_each, url_attribute
 
 EmbeddedHook = Callable[[dict[str, Any], dict[str, Any]], str]
 
@@ -160,12 +160,13 @@ def _go_string(value: Any) -> str:
     return str(value)
 
 
-_HTML_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&#39;", '"': "&#34;"})
+# "&" first, as the others bring one in.
+_HTML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("'", "&#39;"), ('"', "&#34;"))
 
 
 def _html_escape(text: str) -> str:
     """Go's ``html.EscapeString`` (Hugo's ``transform.HTMLEscape``)."""
-    return text.translate(_HTML_ESCAPES)
+    return replace_each(text, _HTML_ESCAPES)
 
 
 def _go_quote(text: str) -> str:

@@ -276,14 +276,19 @@ _ATTRIBUTE_ESCAPES = (
 )
 
 
-def attribute_text(text: str) -> str:
-    """A value as html/template writes it in a quoted attribute (or as text)."""
-    # One replace per character (in C) rather than ``str.translate`` with a table, which
-    # looks up every character of a text with any non-ASCII one in Python.
-    for char, escaped in _ATTRIBUTE_ESCAPES:
+def replace_each(text: str, replacements: tuple[tuple[str, str], ...]) -> str:
+    """Each character of ``replacements`` replaced by its escape, in their order: one
+    replace per character present (in C), where ``str.translate`` with a table looks up
+    every character of a text with any non-ASCII one in Python."""
+    for char, escaped in replacements:
         if char in text:
             text = text.replace(char, escaped)
     return text
+
+
+def attribute_text(text: str) -> str:
+    """A value as html/template writes it in a quoted attribute (or as text)."""
+    return replace_each(text, _ATTRIBUTE_ESCAPES)
 
 
 def url_attribute(url: str) -> str:

@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ..content.page import Page
 from ..content.words import strip_html
+from ..markup.go_url import replace_each
 
 # --- Go's reference-time layouts ------------------------------------------------
 _GO_TOKENS = [
@@ -190,12 +191,7 @@ def jsonify(value: Any, indent: int | str | None = None) -> Markup:
         )
     except TypeError:  # keys of different types: in the mapping's order
         text = json.dumps(plain, ensure_ascii=False, indent=indent, default=str)
-    # One replace per character (in C) rather than ``str.translate`` with a table, which
-    # looks up every character of a text with any non-ASCII one in Python.
-    for char, escaped in _JSON_HTML_ESCAPES:
-        if char in text:
-            text = text.replace(char, escaped)
-    return Markup(text)
+    return Markup(replace_each(text, _JSON_HTML_ESCAPES))
 
 
 _JSON_HTML_ESCAPES = (

@@ -199,7 +199,7 @@ def _plan(
     pending = [page for page in pages if page.url not in placed]
     gone = sum(1 for b in bundles for url in b.pages if url not in current)
     if len(pending) + gone <= RECENT_PAGES:
-        return _grown(bundles, young, pending, placed, same)
+        return _grown(bundles, young, pending, current, placed, same)
     # Too many changes for the young bundles: the large bundles that hold most of them
     # are made again (down to half of RECENT_PAGES left, so that the next builds do not
     # come back here at once). A new article joins the last bundle while it has room.
@@ -239,6 +239,7 @@ def _grown(
     bundles: list[Bundle],
     young: list[Bundle],
     pending: list[SearchPage],
+    current: dict[str, SearchPage],
     placed: set[str],
     same: Callable[[Bundle, str], bool],
 ) -> _Plan:
@@ -246,22 +247,19 @@ def _grown(
     articles no large bundle has as they are now). A young bundle stays while it shows
     an article; the articles none shows go into a new one, which takes in the newest
     young bundles no larger than it."""
-    kept: list[Bundle] = []
-    shown: dict[str, list[str]] = {}
+    kept: list[tuple[Bundle, list[str]]] = []  # each with the articles it shows
     for bundle in young:
         held = [url for url in bundle.pages if url not in placed and same(bundle, url)]
         if held:
-            kept.append(bundle)
-            shown[bundle.name] = held
-    held_urls = {url for urls in shown.values() for url in urls}
-    take = [page for page in pending if page.url not in held_urls]
+            kept.append((bundle, held))
+    shown = {url for _, held in kept for url in held}
+    take = [page for page in pending if page.url not in shown]
     if not take:
-        return _Plan(bundles, kept)
-    by_url = {page.url: page for page in pending}
-    while kept and len(shown[kept[-1].name]) <= len(take):
-        take += [by_url[url] for url in shown[kept.pop().name]]
-    bundle = Bundle(_new_name())
-    return _Plan(bundles, [*kept, bundle], [(bundle, sorted(take, key=_order))])
+        return _Plan(bundles, [bundle for bundle, _ in kept])
+    while kept and len(kept[-1][1]) <= len(take):
+        take += [current[url] for url in kept.pop()[1]]
+    new = Bundle(_new_name())
+    return _Plan(bundles, [*(b for b, _ in kept), new], [(new, sorted(take, key=_order))])
 
 
 def _partition(pages: list[SearchPage]) -> list[list[SearchPage]]:
