@@ -217,9 +217,18 @@ def kept_partials(
     return {
         key: record
         for key, record in cache.partials.items()
-        if stale.isdisjoint(record.reads)
-        and not (changed and not record.templates.isdisjoint(changed))
+        if renders_the_same(record, stale, changed)
     }
+
+
+def renders_the_same(
+    record: OutputRecord | PartialRecord, stale: set[int], changed: frozenset[str] | None
+) -> bool:
+    """Whether a kept render would come out the same: none of its reads returns another
+    value now (``stale``) and none of its templates ``changed``."""
+    return stale.isdisjoint(record.reads) and not (
+        changed and not record.templates.isdisjoint(changed)
+    )
 
 
 def kept_outputs(
@@ -267,8 +276,7 @@ def kept_outputs(
             record is None
             or item.kind == "copy"
             or (not same_plan and record.sig != buildcache.plan_sig(item, site))
-            or (changed and not record.templates.isdisjoint(changed))
-            or not stale.isdisjoint(record.reads)
+            or not renders_the_same(record, stale, changed)
         ):
             continue
         if not check_published:
