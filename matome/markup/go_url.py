@@ -11,6 +11,7 @@ case), before HTML-escaping ``&``, ``+``, quotes and angle brackets.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 _ALNUM = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -45,6 +46,27 @@ def _should_escape(c: int, mode: str) -> bool:
     return not (mode == FRAGMENT and c in b"!()*")
 
 
+def _ascii_class(keep) -> str:
+    """A regular expression class of the characters ``keep(byte)`` refuses: any non-ASCII
+    one, and the ASCII bytes it is false for."""
+    return "[^" + "".join(re.escape(chr(c)) for c in range(0x80) if keep(c)) + "]"
+
+
+# The loops below look at a URL byte by byte in Python; most URLs need none of it, which
+# one regular expression search (in C) tells: these find the first byte a loop would act on.
+_ESCAPED = {
+    mode: re.compile(_ascii_class(lambda c, mode=mode: not _should_escape(c, mode)))
+    for mode in (PATH, HOST, ZONE, USER, FRAGMENT)
+}
+_NOT_VALID_ENCODED = {
+    mode: re.compile(
+        _ascii_class(lambda c, mode=mode: c in _VALID_ENCODED or not _should_escape(c, mode))
+    )
+    for mode in (PATH, FRAGMENT)
+}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _bytes(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
@@ -54,13 +76,17 @@ def _text(data: bytes) -> str:
 
 
 def _escape(text: str, mode: str) -> str:
-    data = _bytes(text)
-    if not any(_should_escape(c, mode) for c in data):
+    if _ESCAPED[mode].search(text) is None:
         return text
+    data = _bytes(text)
     return "".join(f"%{c:02X}" if _should_escape(c, mode) else chr(c) for c in data)
 
 
 def _unescape(text: str, mode: str) -> str:
+    if "%" not in text and (mode not in (HOST, ZONE) or _ESCAPED[mode].search(text) is None):
+        if not text.isascii():
+            _bytes(text)  # what UTF-8 cannot hold fails as the loop would
+        return text
     data = _bytes(text)
     out = bytearray()
     i = 0
@@ -86,6 +112,8 @@ def _unescape(text: str, mode: str) -> str:
 
 
 def _valid_encoded(text: str, mode: str) -> bool:
+    if text.isascii():
+        return _NOT_VALID_ENCODED[mode].search(text) is None
     return all(c in _VALID_ENCODED or not _should_escape(c, mode) for c in _bytes(text))
 
 
@@ -198,7 +226,7 @@ def _scheme(raw: str) -> tuple[str, str]:
 
 
 def _parse(raw: str) -> GoURL:
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in raw):
+    if _CONTROL.search(raw):
         raise URLError("net/url: invalid control character in URL")
     url = GoURL()
     if raw == "*":
@@ -263,6 +291,11 @@ def _host(host: str) -> str:
 
 # What html/template's URL normaliser lets through as it is ("%" when it starts an escape).
 _NORMAL = _ALNUM | frozenset(b"!#$&*+,/:;=?@[]-._~")
+# A character the loop of ``url_attribute`` escapes: not in ``_NORMAL``, or a "%" that
+# starts no escape.
+_ATTRIBUTE_ESCAPED = re.compile(
+    _ascii_class(lambda c: c in _NORMAL or c == ord("%")) + "|%(?![0-9A-Fa-f]{2})"
+)
 # Go's html/template escapes these in text and attributes ('+' too: c++ is c&#43;&#43;);
 # "&" first, as the others bring one in.
 _ATTRIBUTE_ESCAPES = (
@@ -296,6 +329,8 @@ def url_attribute(url: str) -> str:
     protocol, colon, _ = url.partition(":")
     if colon and "/" not in protocol and protocol.lower() not in ("http", "https", "mailto"):
         return "#ZgotmplZ"
+    if _ATTRIBUTE_ESCAPED.search(url) is None:
+        return attribute_text(url)
     data = _bytes(url)
     out: list[str] = []
     for i, c in enumerate(data):
