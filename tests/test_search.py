@@ -25,8 +25,10 @@ from matome.errors import BuildFailed
 from matome.search import bundles, tokens
 
 try:  # tests/ as a package or as a plain directory on sys.path
+    from tests.cli import matome
     from tests.theme_site import REPO, StaticServer
 except ImportError:
+    from cli import matome
     from theme_site import REPO, StaticServer
 
 CONFIG = """baseURL = "https://example.org/"
@@ -208,6 +210,23 @@ def test_a_build_that_changed_no_article_runs_no_pagefind_and_writes_no_index_fi
     shutil.rmtree(out / "pagefind")
     assert run(site, out).search_indexed == 4
     assert (out / "pagefind" / "matome-search.json").is_file()
+
+
+def test_a_build_with_nothing_changed_after_one_that_indexed_says_it_indexed_nothing(
+    site, tmp_path
+):
+    out = tmp_path / "out"
+    args = ("build", "-s", str(site), "-d", str(out))
+    assert matome(*args).returncode == 0
+    write_article(site, "a1", "鍋の記事", 1, "新しい言葉。")
+    done = matome(*args)
+    assert "Search index: Pagefind indexed 1 articles" in done.stdout, done.stdout
+    before = published(out)
+    again = matome(*args)
+    assert "Nothing changed since the last build" in again.stdout, again.stdout
+    assert "Pagefind" not in again.stdout
+    assert published(out) == before
+    assert run(site, out).search_indexed == 0
 
 
 def test_a_site_published_anew_over_its_cache_has_its_whole_index(site, tmp_path):

@@ -610,8 +610,14 @@ def _as_last_time(last: LastBuild, started: float) -> BuildReport:
         kept_outputs=old.rendered_outputs + old.kept_outputs,
         cleaned=0,
         graph_kept=False,
+        edited=0,
+        added=0,
+        search_indexed=0,
         written=[],
         removed=[],
+        deferred=[],
+        waiting=[],
+        changed_pages=[],
     )
     report.seconds = time.perf_counter() - started
     report.stages = {"check": report.seconds}
