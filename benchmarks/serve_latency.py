@@ -51,7 +51,7 @@ from compare_paths import prepare_for_hugo, unpack  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 HEADING = "## matome serve: edit-to-reload latency"
 TOTAL = re.compile(r"Total in (\d+(?:\.\d+)?) ?ms")
-INDEXED = re.compile(r"Search index: \d+ articles indexed")
+INDEXED = re.compile(r"Search index: Pagefind indexed \d+ article")
 READY = re.compile(r"Web Server is available at (http://\S+?)/? ")
 
 

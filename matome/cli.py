@@ -14,6 +14,7 @@ from .config import Flags
 from .errors import BuildFailed, SourceError
 from .progress import Progress
 from .publish.staging import finish_removals
+from .search import indexed_message
 
 DEFAULT_PORT = 1313  # Hugo's
 
@@ -218,7 +219,7 @@ def print_summary(report: BuildReport, stages: bool = False) -> None:
             f" from the build cache {report.cached_content} bodies, {report.kept_outputs} files"
         )
     if report.search_indexed:
-        print(f"Search index: Pagefind indexed {report.search_indexed} articles")
+        print(indexed_message(report.search_indexed))
     if report.graph_kept and report.added:
         edited = f", {report.edited} bodies edited" if report.edited else ""
         print(f"Articles added ({report.added}{edited}): put into the last build's site graph")

@@ -220,7 +220,7 @@ def test_a_build_with_nothing_changed_after_one_that_indexed_says_it_indexed_not
     assert matome(*args).returncode == 0
     write_article(site, "a1", "鍋の記事", 1, "新しい言葉。")
     done = matome(*args)
-    assert "Search index: Pagefind indexed 1 articles" in done.stdout, done.stdout
+    assert "Search index: Pagefind indexed 1 article\n" in done.stdout, done.stdout
     before = published(out)
     again = matome(*args)
     assert "Nothing changed since the last build" in again.stdout, again.stdout

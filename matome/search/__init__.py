@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from .bundles import IndexPlan, SearchPage, SearchUpdate
 
 
+def indexed_message(count: int) -> str:
+    """What ``matome build`` and ``matome serve`` print once Pagefind indexed articles."""
+    return f"Search index: Pagefind indexed {count} article{'' if count == 1 else 's'}"
+
+
 def search_enabled(params: dict) -> bool:
     value = next((v for k, v in params.items() if str(k).lower() == "enablesearch"), False)
     return value is True or str(value).lower() == "true"

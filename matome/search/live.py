@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from . import indexed_message
 from .bundles import SearchPage, update_index
 from .service import PagefindError
 
@@ -58,7 +59,7 @@ class LiveSearch:
                 _move_into(staging, self.root)
                 update.publish(self.root)
                 if update.indexed:  # the author knows when search finds what they wrote
-                    print(f"Search index: {update.indexed} articles indexed", flush=True)
+                    print(indexed_message(update.indexed), flush=True)
             # (OSError: the served folder is gone, serve is stopping, or the disk is full.)
             except (PagefindError, OSError) as e:
                 print(f"params.enableSearch:0:0: error: {e}", file=sys.stderr, flush=True)
