@@ -103,6 +103,35 @@ def test_the_image_cache_is_reused_and_keyed_by_content(site, tmp_path, monkeypa
     assert new and not new & old
 
 
+def test_an_article_added_to_the_kept_graph_finds_every_thumbnail_in_the_cache(
+    site, tmp_path, monkeypatch
+):
+    """The images are named by the digests the build took of its inputs (a cold build's
+    encoders read them): an addition must find the names the cold build made."""
+    from matome.build import build
+    from matome.config import Flags
+
+    out = tmp_path / "out"
+    matome_build(site, out)
+    before = sorted(p.name for p in (out / "thumbnails").iterdir())
+
+    def no_encoding(*args):
+        raise AssertionError("a cached thumbnail was encoded again")
+
+    monkeypatch.setattr(images, "encode", no_encoding)
+    write(
+        site / "content/posts/p9.md",
+        "+++\ntitle = 'P9'\ndate = 2025-01-09\ntags = ['x']\n"
+        "featureimage = 'THUMBNAILS/Green4.JPG'\n+++\nnew\n",
+    )
+    report = build(site, Flags(destination=str(out)), jobs=1)
+    assert report.graph_kept and report.added == 1
+    assert not [w for w in report.warnings if "thumbnail" in w.message]
+    assert sorted(p.name for p in (out / "thumbnails").iterdir()) == before
+    page = (out / "posts/p9/index.html").read_text("utf-8")
+    assert any(name in page for name in before if name.startswith("green4"))
+
+
 def test_a_body_edit_after_the_image_cache_was_deleted_makes_the_thumbnails_again(site, tmp_path):
     out = tmp_path / "out"
     matome_build(site, out)

@@ -200,11 +200,12 @@ class PlannedThumbnails:
     pending: list[Encoding]  # to encode before the copies are made
 
 
-def plan_thumbnails(site) -> PlannedThumbnails:
+def plan_thumbnails(site, digests: dict[str, bytes]) -> PlannedThumbnails:
     """Every thumbnail the theme shows, named and sized, registered for ``thumbnail()``.
 
     Sizes come from the cache or from the image's header, so the pages can be rendered
-    while the missing files are encoded (``encode_thumbnails``)."""
+    while the missing files are encoded (``encode_thumbnails``). ``digests``: the SHA-1s
+    of the inputs the build knows (``source_digest``)."""
     config = site.config
     assets = site_assets(config)
     cache = thumbnail_cache(config)
@@ -237,7 +238,7 @@ def plan_thumbnails(site) -> PlannedThumbnails:
     base = config.base_url.rstrip("/")
     for src, sizes in wanted.items():
         try:
-            made, todo = _plan_source(src, sizes, cache, imaging)
+            made, todo = _plan_source(src, sizes, cache, imaging, digests)
         except Exception as e:  # a broken image must not stop the build: the card shows no image
             warnings.append(SourceError(str(src), 0, 0, f"cannot make a thumbnail: {e}", "warning"))
             continue
@@ -279,7 +280,7 @@ def encode_as_found(found, cache: Path, imaging: Imaging, jobs: int = 1) -> None
 
 def _encode_early(src: Path, sizes: set[tuple[int, str]], cache: Path, imaging: Imaging) -> None:
     with contextlib.suppress(Exception):  # an unreadable image: the plan warns
-        _, todo = _plan_source(src, sizes, cache, imaging)
+        _, todo = _plan_source(src, sizes, cache, imaging, {})
         if todo is not None:
             _encode_source(todo)
 
@@ -345,11 +346,25 @@ def imaging_settings(config) -> tuple[Imaging, list[SourceError]]:
     return Imaging(name, quality), warnings
 
 
+def source_digest(src: Path, digests: dict[str, bytes]) -> str:
+    """What names a source's thumbnails: the SHA-1 of its bytes, from ``digests`` (the
+    build's inputs, each read again only when its size or time changed), else read now."""
+    digest = digests.get(str(src))
+    if digest is None:
+        with open(src, "rb") as f:
+            digest = hashlib.file_digest(f, "sha1").digest()
+    return digest.hex()
+
+
 def _plan_source(
-    src: Path, sizes: set[tuple[int, str]], cache: Path, imaging: Imaging
+    src: Path,
+    sizes: set[tuple[int, str]],
+    cache: Path,
+    imaging: Imaging,
+    digests: dict[str, bytes],
 ) -> tuple[dict, Encoding | None]:
     """Each size's cached file and pixel size, and what must be encoded for the missing."""
-    digest = hashlib.sha256(src.read_bytes()).hexdigest()
+    digest = source_digest(src, digests)
     targets = {size: _target(src, *size, digest, cache, imaging) for size in sorted(sizes)}
     made: dict = {}
     missing = {}

@@ -219,7 +219,7 @@ def _run(
         templates, cache, changed, published,
     )  # fmt: skip
     _load(run)
-    thumbnails, encoding, early_jobs = _start_thumbnails(run.graph, workers, children)
+    thumbnails, encoding, early_jobs = _start_thumbnails(run.graph, changes, workers, children)
     waiting, errors = _render_bodies(run)
     outputs, plan_errors = _plan_files(run, thumbnails)
     if errors or plan_errors:
@@ -641,10 +641,11 @@ def _make_context(
     return context.RunContext(site, env, content, store.folder, Path(), config.minify, log)
 
 
-def _start_thumbnails(graph: Graph, workers: int, children: contextlib.ExitStack):
-    """Thumbnails are named and sized now (a template may ask for one). Those the early
-    encoder was not given are encoded by another child at the lowest priority: it takes
-    what the workers leave of the cores, and runs at full speed once they are done."""
+def _start_thumbnails(graph: Graph, changes: Changes, workers: int, children: contextlib.ExitStack):
+    """Thumbnails are named and sized now (a template may ask for one), by the digests of
+    the images ``changes`` has. Those the early encoder was not given are encoded by
+    another child at the lowest priority: it takes what the workers leave of the cores,
+    and runs at full speed once they are done."""
     snap = graph.kept
     thumbnails = None
     if (
@@ -652,7 +653,9 @@ def _start_thumbnails(graph: Graph, workers: int, children: contextlib.ExitStack
         or graph.inserted  # pages moved places: the images are named by them
         or not all(os.path.exists(o.source) for o in snap.images.outputs)
     ):
-        thumbnails = plan_thumbnails(graph.site)
+        # (A file written while it was read has no digest of its bytes.)
+        known = {p: d for p, d in changes.digests.items() if d and d != buildcache.MOVING}
+        thumbnails = plan_thumbnails(graph.site, known)
     pending = thumbnails.pending if thumbnails else []
     early_jobs, pending = graph.early.split(pending) if graph.early else ([], pending)
     encoding = None
