@@ -47,13 +47,23 @@ def _package_table() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
+def _hugo_names() -> list[tuple[str, str, list[str]]]:
+    """The rows of the names file: each name, the tables that know it ("m": Markdown's),
+    and the emoji written out where the package's is not Hugo's."""
+    rows = []
+    for line in _HUGO_NAMES.read_text(encoding="utf-8").splitlines():
+        name, tables, *written = line.split("\t")
+        rows.append((name, tables, written))
+    return rows
+
+
+@lru_cache(maxsize=1)
 def _hugo_tables() -> tuple[dict[str, str], dict[str, str]]:
     """The names Hugo's Markdown knows and those its ``emojify`` knows, with their emoji."""
     package = _package_table()
     markdown: dict[str, str] = {}
     emojify: dict[str, str] = {}
-    for line in _HUGO_NAMES.read_text(encoding="utf-8").splitlines():
-        name, tables, *written = line.split("\t")
+    for name, tables, written in _hugo_names():
         if written:
             emojify[name] = "".join(chr(int(c, 16)) for c in written[0].split())
         if name not in package:  # a release of the package that renamed it
@@ -69,8 +79,7 @@ def _markdown_names() -> frozenset[str]:
     """The names Hugo's Markdown knows, from the table file alone: a name not among them
     (most ``:word:`` a text holds, such as the ``:30:`` of a time) needs no emoji table,
     whose making imports the package and reads its data."""
-    names = (line.split("\t", 2) for line in _HUGO_NAMES.read_text(encoding="utf-8").splitlines())
-    return frozenset(name for name, tables, *_ in names if "m" in tables)
+    return frozenset(name for name, tables, _ in _hugo_names() if "m" in tables)
 
 
 def emoji_for_name(name: str) -> str | None:
